@@ -1,0 +1,21 @@
+// The LedgerKey that identifies a LedgerEntry, per entry type.
+import type { LedgerEntryData, LedgerKey } from '../xdr/codec.ts';
+import { sha256, encodeLedgerKey } from '../xdr/codec.ts';
+
+export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
+  switch (d.type) {
+    case 0: return { type: 0, account: { accountId: d.account.accountId } };
+    case 1: return { type: 1, trustLine: { accountId: d.trustLine.accountId, asset: d.trustLine.asset } };
+    case 2: return { type: 2, offer: { sellerId: d.offer.sellerId, offerId: d.offer.offerId } };
+    case 3: return { type: 3, data: { accountId: d.data.accountId, dataName: d.data.dataName } };
+    case 4: return { type: 4, claimableBalance: { balanceId: d.claimableBalance.balanceId } };
+    case 5: return { type: 5, liquidityPool: { liquidityPoolId: d.liquidityPool.liquidityPoolId } };
+    case 6: return { type: 6, contractData: { contract: d.contractData.contract, key: d.contractData.key, durability: d.contractData.durability } };
+    case 7: return { type: 7, contractCode: { hash: d.contractCode.hash } };
+    case 8: return { type: 8, configSetting: { configSettingId: d.configSetting.configSettingID } };
+    case 9: return { type: 9, ttl: { keyHash: d.ttl.keyHash } };
+  }
+}
+
+/** Contract data and code live as long as their TTL entry, keyed by the hash of their own key. */
+export const ttlKeyFor = (key: LedgerKey): LedgerKey => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });

@@ -1,0 +1,26 @@
+// JSON-RPC error codes and the error type handlers throw. Codes and messages follow the reference
+// node (stellar-rpc on jrpc2); see reference-node.md section 1.0.
+export const ErrorCode = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  requestExceededProcessingLimit: -32001,
+  systemError: -32098,
+} as const;
+
+export class RpcError extends Error {
+  readonly code: number;
+  /** Always a string when present: Python's client rejects object-valued `error.data`. */
+  readonly data: string | undefined;
+  constructor(code: number, message: string, data?: string) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export const invalidParams = (message: string, data?: string): RpcError => new RpcError(ErrorCode.invalidParams, message, data);
+export const invalidRequest = (message: string): RpcError => new RpcError(ErrorCode.invalidRequest, message);
+export const internalError = (message: string): RpcError => new RpcError(ErrorCode.internalError, message);

@@ -1,0 +1,40 @@
+// The contract between the JSON-RPC transport and one method. A method reads storage (and, for
+// sendTransaction, hands the envelope to the submitter); it never writes storage.
+import type { Config } from '../../config/config.ts';
+import type { StoreReader } from '../../store/types.ts';
+
+export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
+
+export interface SubmitResult {
+  status: SubmitStatus;
+  hash: Uint8Array;                 // network hash of the envelope (outer hash for a fee bump)
+  errorResult?: Uint8Array;         // TransactionResult XDR, status ERROR only
+  diagnosticEvents?: Uint8Array[];  // DiagnosticEvent XDRs, status ERROR only
+}
+
+/** Where sendTransaction goes: the standalone network's queue, or a core node's /tx. */
+export interface TransactionSubmitter {
+  submit(envelopeXdr: Uint8Array): Promise<SubmitResult>;
+}
+
+export interface NodeInfo {
+  version: string;
+  commitHash: string;
+  buildTimestamp: string;
+  captiveCoreVersion: string;
+  friendbotUrl: string | undefined;
+}
+
+export interface MethodContext {
+  store: StoreReader;
+  config: Config;
+  node: NodeInfo;
+  submitter: TransactionSubmitter;
+}
+
+export interface Method {
+  name: string;
+  /** JSON schema of `params` (an object); members that are null have already been removed. */
+  paramsSchema: object;
+  handler(params: Record<string, unknown>, ctx: MethodContext, signal: AbortSignal): unknown | Promise<unknown>;
+}

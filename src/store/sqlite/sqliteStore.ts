@@ -1,0 +1,194 @@
+// SQLite storage on Node's built-in binding (node:sqlite). One writer (ingestion) and the RPC
+// methods share this connection; every ledger is written in a single transaction so a crash leaves
+// either the whole ledger or none of it.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { migrations } from './migrations.ts';
+import type {
+  IngestBatch, LedgerRange, LedgerRow, Store, StoredEntry, StoredTransaction, TransactionRow,
+} from '../types.ts';
+import { toBase64 } from '../../xdr/codec.ts';
+
+const TOID_LEDGER_SHIFT = 32n;
+
+export const transactionId = (ledger: number, applicationOrder: number): bigint =>
+  (BigInt(ledger) << TOID_LEDGER_SHIFT) | (BigInt(applicationOrder) << 12n);
+
+type Row = Record<string, unknown>;
+
+export class SqliteStore implements Store {
+  private readonly db: DatabaseSync;
+  private readonly st: Record<string, StatementSync>;
+  private range: LedgerRange | undefined;
+  private latest: LedgerRow | undefined;
+
+  constructor(path: string) {
+    this.db = new DatabaseSync(path);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
+    this.migrate();
+    const p = (sql: string) => this.db.prepare(sql);
+    this.st = {
+      insertLedger: p('INSERT INTO ledgers (sequence, hash, close_time, protocol_version, header, meta) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertTx: p(`INSERT INTO transactions (id, ledger_sequence, application_order, hash, successful, fee_bump, envelope, result, meta, events)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertTxHash: p('INSERT OR REPLACE INTO transaction_hashes (hash, transaction_id) VALUES (?, ?)'),
+      upsertEntry: p('INSERT INTO ledger_entries (key, entry, last_modified) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified'),
+      deleteEntry: p('DELETE FROM ledger_entries WHERE key = ?'),
+      insertFee: p('INSERT INTO fee_samples (ledger_sequence, soroban, fee) VALUES (?, ?, ?)'),
+      trimLedgers: p('DELETE FROM ledgers WHERE sequence < ?'),
+      trimTxs: p('DELETE FROM transactions WHERE id < ?'),
+      trimTxHashes: p('DELETE FROM transaction_hashes WHERE transaction_id < ?'),
+      trimFees: p('DELETE FROM fee_samples WHERE ledger_sequence < ?'),
+      ledger: p('SELECT * FROM ledgers WHERE sequence = ?'),
+      ledgersFrom: p('SELECT * FROM ledgers WHERE sequence >= ? ORDER BY sequence LIMIT ?'),
+      oldest: p('SELECT sequence, close_time FROM ledgers ORDER BY sequence ASC LIMIT 1'),
+      newest: p('SELECT * FROM ledgers ORDER BY sequence DESC LIMIT 1'),
+      entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
+      txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
+                   JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
+      txsFrom: p(`SELECT t.*, l.close_time FROM transactions t JOIN ledgers l ON l.sequence = t.ledger_sequence
+                  WHERE t.id >= ? ORDER BY t.id LIMIT ?`),
+      fees: p('SELECT fee FROM fee_samples WHERE ledger_sequence >= ? AND soroban = ?'),
+      getMeta: p('SELECT value FROM metadata WHERE key = ?'),
+      setMeta: p('INSERT INTO metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+    };
+    this.st.txByHash.setReadBigInts(true);
+    this.st.txsFrom.setReadBigInts(true);
+    this.st.fees.setReadBigInts(true);
+    this.refreshRange();
+  }
+
+  private migrate(): void {
+    const version = Number((this.db.prepare('PRAGMA user_version').get() as Row).user_version);
+    if (version > migrations.length) {
+      throw new Error(`database schema version ${version} is newer than this build knows (${migrations.length})`);
+    }
+    for (let v = version; v < migrations.length; v++) {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        this.db.exec(migrations[v]);
+        this.db.exec(`PRAGMA user_version = ${v + 1}`);
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    }
+  }
+
+  private refreshRange(): void {
+    const newest = this.st.newest.get() as Row | undefined;
+    const oldest = this.st.oldest.get() as Row | undefined;
+    this.latest = newest ? ledgerFromRow(newest) : undefined;
+    this.range = newest && oldest ? {
+      oldest: { sequence: Number(oldest.sequence), closeTime: Number(oldest.close_time) },
+      latest: { sequence: Number(newest.sequence), closeTime: Number(newest.close_time) },
+    } : undefined;
+  }
+
+  ingest(batch: IngestBatch, retentionWindow: number): void {
+    const { ledger } = batch;
+    const expected = this.latest ? this.latest.sequence + 1 : undefined;
+    if (expected !== undefined && ledger.sequence !== expected) {
+      throw new Error(`ledger ${ledger.sequence} does not follow the stored ledger ${this.latest!.sequence}`);
+    }
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
+      for (const tx of batch.transactions) this.insertTransaction(tx);
+      for (const w of batch.entryWrites) {
+        if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
+        else this.st.deleteEntry.run(w.key);
+      }
+      for (const f of batch.feeSamples) this.st.insertFee.run(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+      const cutoff = ledger.sequence + 1 - retentionWindow;
+      if (cutoff > 1) {
+        const cutoffId = transactionId(cutoff, 0);
+        this.st.trimLedgers.run(cutoff);
+        this.st.trimTxs.run(cutoffId);
+        this.st.trimTxHashes.run(cutoffId);
+        this.st.trimFees.run(cutoff);
+      }
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+    this.latest = ledger;
+    const oldest = this.st.oldest.get() as Row;
+    this.range = {
+      oldest: { sequence: Number(oldest.sequence), closeTime: Number(oldest.close_time) },
+      latest: { sequence: ledger.sequence, closeTime: ledger.closeTime },
+    };
+  }
+
+  private insertTransaction(tx: TransactionRow): void {
+    const id = transactionId(tx.ledgerSequence, tx.applicationOrder);
+    this.st.insertTx.run(id, tx.ledgerSequence, tx.applicationOrder, tx.hash, tx.successful ? 1 : 0, tx.feeBump ? 1 : 0,
+      tx.envelope, tx.result, tx.meta, JSON.stringify(tx.events));
+    this.st.insertTxHash.run(tx.hash, id);
+    if (tx.innerHash) this.st.insertTxHash.run(tx.innerHash, id);
+  }
+
+  setMetadata(key: string, value: string): void { this.st.setMeta.run(key, value); }
+  metadata(key: string): string | undefined {
+    const r = this.st.getMeta.get(key) as Row | undefined;
+    return r ? String(r.value) : undefined;
+  }
+
+  ledgerRange(): LedgerRange | undefined { return this.range; }
+  latestLedger(): LedgerRow | undefined { return this.latest; }
+
+  ledger(sequence: number): LedgerRow | undefined {
+    const r = this.st.ledger.get(sequence) as Row | undefined;
+    return r ? ledgerFromRow(r) : undefined;
+  }
+
+  ledgers(from: number, limit: number): LedgerRow[] {
+    return (this.st.ledgersFrom.all(from, limit) as Row[]).map(ledgerFromRow);
+  }
+
+  entry(key: Uint8Array): StoredEntry | undefined {
+    const r = this.st.entry.get(key) as Row | undefined;
+    return r ? { key: r.key as Uint8Array, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) } : undefined;
+  }
+
+  entries(keys: Uint8Array[]): Map<string, StoredEntry> {
+    const out = new Map<string, StoredEntry>();
+    for (const k of keys) {
+      const e = this.entry(k);
+      if (e) out.set(toBase64(k), e);
+    }
+    return out;
+  }
+
+  transactionByHash(hash: Uint8Array): StoredTransaction | undefined {
+    const r = this.st.txByHash.get(hash) as Row | undefined;
+    return r ? txFromRow(r) : undefined;
+  }
+
+  transactionsFrom(fromId: bigint, limit: number): StoredTransaction[] {
+    return (this.st.txsFrom.all(fromId, limit) as Row[]).map(txFromRow);
+  }
+
+  feeSamples(fromLedger: number, soroban: boolean): bigint[] {
+    return (this.st.fees.all(fromLedger, soroban ? 1 : 0) as Row[]).map((r) => r.fee as bigint);
+  }
+
+  close(): void { if (this.db.isOpen) this.db.close(); }
+}
+
+function ledgerFromRow(r: Row): LedgerRow {
+  return {
+    sequence: Number(r.sequence), hash: r.hash as Uint8Array, closeTime: Number(r.close_time),
+    protocolVersion: Number(r.protocol_version), header: r.header as Uint8Array, meta: r.meta as Uint8Array,
+  };
+}
+
+function txFromRow(r: Row): StoredTransaction {
+  return {
+    id: r.id as bigint, ledgerSequence: Number(r.ledger_sequence), applicationOrder: Number(r.application_order),
+    hash: r.hash as Uint8Array, successful: Number(r.successful) === 1, feeBump: Number(r.fee_bump) === 1,
+    envelope: r.envelope as Uint8Array, result: r.result as Uint8Array, meta: r.meta as Uint8Array,
+    events: JSON.parse(String(r.events)), closeTime: Number(r.close_time),
+  };
+}

@@ -1,0 +1,104 @@
+// Transactions for the bench: the root account, account creation, payments and fast signing.
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { Account, Asset, hash, Keypair, Networks, Operation, StrKey, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
+import type { RpcClient } from './rpcClient.ts';
+import { sleep } from './stats.ts';
+
+export const PASSPHRASE = Networks.STANDALONE;
+export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(PASSPHRASE)));
+
+const BASE_FEE = 100; // stroops per operation, the network minimum
+const MAX_OPS = 100;  // operations per transaction
+
+// The SDK signs in pure JavaScript (~0.8 ms per signature here); Node's native Ed25519 is ~20x
+// faster. Ed25519 is deterministic, so the signatures are byte-identical — only the bench's own
+// CPU use (which competes with the server on 2 cores) changes.
+const nativeKeys = new WeakMap<Keypair, KeyObject>();
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+export function signFast(tx: Transaction, kp: Keypair): void {
+  let key = nativeKeys.get(kp);
+  if (!key) {
+    key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, kp.rawSecretKey()]), format: 'der', type: 'pkcs8' });
+    nativeKeys.set(kp, key);
+  }
+  const signature = sign(null, tx.hash(), key);
+  tx.signatures.push(new xdr.DecoratedSignature({ hint: kp.signatureHint(), signature }));
+}
+
+/** A signed transaction ready to send: its envelope and its hash (hex, as getTransaction wants). */
+export interface SignedTx { envelope: string; hash: string }
+
+function finish(tx: Transaction, kp: Keypair): SignedTx {
+  signFast(tx, kp);
+  return { envelope: tx.toEnvelope().toXDR('base64'), hash: tx.hash().toString('hex') };
+}
+
+/** `seq` is the account's current sequence number; the transaction uses seq + 1. */
+function builder(source: Keypair, seq: bigint, ops: number): TransactionBuilder {
+  return new TransactionBuilder(new Account(source.publicKey(), seq.toString()), {
+    fee: String(BASE_FEE * ops), networkPassphrase: PASSPHRASE,
+  }).setTimeout(0); // no time bounds: pre-signed transactions must stay valid however long the bench waits
+}
+
+export function paymentTx(source: Keypair, seq: bigint, destination: string, stroops = 1): SignedTx {
+  const tx = builder(source, seq, 1)
+    .addOperation(Operation.payment({ destination, asset: Asset.native(), amount: (stroops / 1e7).toFixed(7) }))
+    .build();
+  return finish(tx, source);
+}
+
+export function createAccountsTx(source: Keypair, seq: bigint, destinations: readonly string[], startingBalanceXlm: string): SignedTx {
+  if (destinations.length > MAX_OPS) throw new Error(`at most ${MAX_OPS} operations per transaction`);
+  const b = builder(source, seq, destinations.length);
+  for (const d of destinations) b.addOperation(Operation.createAccount({ destination: d, startingBalance: startingBalanceXlm }));
+  return finish(b.build(), source);
+}
+
+export function accountKey(publicKey: string): string {
+  return xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(publicKey).xdrAccountId() })).toXDR('base64');
+}
+
+/** Current sequence numbers, read with getLedgerEntries in pages (the method caps keys per call). */
+export async function sequences(rpc: RpcClient, publicKeys: readonly string[]): Promise<Map<string, bigint>> {
+  const out = new Map<string, bigint>();
+  const PAGE = 200;
+  const pages: Promise<void>[] = [];
+  for (let i = 0; i < publicKeys.length; i += PAGE) {
+    const keys = publicKeys.slice(i, i + PAGE).map(accountKey);
+    pages.push(rpc.call<{ entries?: { xdr: string }[] }>('getLedgerEntries', { keys }).then((r) => {
+      for (const e of r.entries ?? []) {
+        const a = xdr.LedgerEntryData.fromXDR(e.xdr, 'base64').account();
+        out.set(StrKey.encodeEd25519PublicKey(a.accountId().ed25519()), BigInt(a.seqNum().toString()));
+      }
+    }));
+  }
+  await Promise.all(pages);
+  for (const pk of publicKeys) if (!out.has(pk)) throw new Error(`account ${pk} not found`);
+  return out;
+}
+
+export interface TxStatus { status: string; ledger?: number; resultXdr?: string }
+
+/** Sends one transaction; the answer's status (PENDING, DUPLICATE, TRY_AGAIN_LATER, ERROR). */
+export async function send(rpc: RpcClient, tx: SignedTx): Promise<{ status: string; errorResultXdr?: string }> {
+  return rpc.call('sendTransaction', { transaction: tx.envelope });
+}
+
+/** Setup only: sends and polls until the transaction is applied, failing loudly otherwise. */
+export async function submitAndWait(rpc: RpcClient, tx: SignedTx, timeoutMs = 30_000): Promise<TxStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await send(rpc, tx);
+    if (s.status === 'PENDING' || s.status === 'DUPLICATE') break;
+    if (s.status !== 'TRY_AGAIN_LATER' || Date.now() > deadline) throw new Error(`sendTransaction: ${JSON.stringify(s)}`);
+    await sleep(100);
+  }
+  for (;;) {
+    const r = await rpc.call<TxStatus>('getTransaction', { hash: tx.hash });
+    if (r.status === 'SUCCESS') return r;
+    if (r.status === 'FAILED') throw new Error(`transaction ${tx.hash} failed: ${r.resultXdr}`);
+    if (Date.now() > deadline) throw new Error(`transaction ${tx.hash} not applied in ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}

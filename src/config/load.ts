@@ -1,0 +1,48 @@
+// Builds the Config: defaults, then the TOML file, then environment variables, then flags.
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { defaultConfig, type Config } from './config.ts';
+import { envName, options, parseOption } from './options.ts';
+
+export interface ConfigSources {
+  flags: Record<string, unknown>;         // flag name (kebab-case) -> raw value, only those given
+  env: NodeJS.ProcessEnv;
+  configPath?: string;
+  strict?: boolean;                       // reject unknown TOML keys
+}
+
+export function loadConfig(src: ConfigSources): Config {
+  const config: Config = structuredClone(defaultConfig);
+  const set = (key: keyof Config, value: unknown) => { (config as unknown as Record<string, unknown>)[key] = value; };
+
+  if (src.configPath) {
+    const toml = parseToml(readFileSync(src.configPath, 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(toml)) {
+      const spec = options.find((o) => envName(o.flag) === k);
+      if (!spec) {
+        if (src.strict) throw new Error(`unknown key ${k} in ${src.configPath}`);
+        continue;
+      }
+      set(spec.key, parseOption(spec, v));
+    }
+  }
+  for (const spec of options) {
+    const v = src.env[envName(spec.flag)];
+    if (v !== undefined && v !== '') set(spec.key, parseOption(spec, v));
+  }
+  for (const spec of options) {
+    if (spec.flag in src.flags) set(spec.key, parseOption(spec, src.flags[spec.flag]));
+  }
+  return config;
+}
+
+/** The configuration as a TOML file, for `lumen-rpc gen-config`. */
+export function configToToml(config: Config): string {
+  const lines = ['# lumen-rpc configuration; every key may also be given as a flag or environment variable.'];
+  for (const spec of options) {
+    const v = config[spec.key];
+    lines.push(`# ${spec.help}`);
+    lines.push(`${envName(spec.flag)} = ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+  }
+  return lines.join('\n') + '\n';
+}

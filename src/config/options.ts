@@ -1,0 +1,74 @@
+// Every option once: its flag, its environment variable and TOML key (UPPER_SNAKE of the flag, as the
+// reference node names them), how to parse it and where it goes in Config.
+import type { Config } from './config.ts';
+
+export type OptionKind = 'string' | 'int' | 'bool' | 'seconds' | 'milliseconds' | 'enum';
+
+export interface OptionSpec {
+  flag: string;                     // without the leading dashes
+  key: keyof Config;
+  kind: OptionKind;
+  values?: readonly string[];       // for enums
+  help: string;
+}
+
+export const options: readonly OptionSpec[] = [
+  { flag: 'endpoint', key: 'endpoint', kind: 'string', help: 'host:port the JSON-RPC server listens on' },
+  { flag: 'admin-endpoint', key: 'adminEndpoint', kind: 'string', help: 'host:port for Prometheus /metrics; empty disables it' },
+  { flag: 'network-passphrase', key: 'networkPassphrase', kind: 'string', help: 'network passphrase of the standalone network' },
+  { flag: 'db-path', key: 'dbPath', kind: 'string', help: 'SQLite database file' },
+  { flag: 'history-retention-window', key: 'historyRetentionWindow', kind: 'int', help: 'ledgers of history kept' },
+  { flag: 'classic-fee-stats-retention-window', key: 'classicFeeStatsRetentionWindow', kind: 'int', help: 'ledgers in the classic fee statistics window' },
+  { flag: 'soroban-fee-stats-retention-window', key: 'sorobanFeeStatsRetentionWindow', kind: 'int', help: 'ledgers in the Soroban fee statistics window' },
+  { flag: 'default-ledgers-limit', key: 'defaultLedgersLimit', kind: 'int', help: 'getLedgers page size when none is given' },
+  { flag: 'max-ledgers-limit', key: 'maxLedgersLimit', kind: 'int', help: 'largest getLedgers page' },
+  { flag: 'default-transactions-limit', key: 'defaultTransactionsLimit', kind: 'int', help: 'getTransactions page size when none is given' },
+  { flag: 'max-transactions-limit', key: 'maxTransactionsLimit', kind: 'int', help: 'largest getTransactions page' },
+  { flag: 'default-events-limit', key: 'defaultEventsLimit', kind: 'int', help: 'getEvents page size when none is given' },
+  { flag: 'max-events-limit', key: 'maxEventsLimit', kind: 'int', help: 'largest getEvents page' },
+  { flag: 'max-healthy-ledger-latency', key: 'maxHealthyLedgerLatency', kind: 'seconds', help: 'getHealth fails when the latest ledger is older than this (e.g. 30s)' },
+  { flag: 'log-level', key: 'logLevel', kind: 'enum', values: ['trace', 'debug', 'info', 'warn', 'error'], help: 'log level' },
+  { flag: 'log-format', key: 'logFormat', kind: 'enum', values: ['text', 'json'], help: 'log format' },
+  { flag: 'ledger-close-interval', key: 'ledgerCloseInterval', kind: 'milliseconds', help: 'time between ledger closes (e.g. 1s, 250ms)' },
+  { flag: 'close-mode', key: 'closeMode', kind: 'enum', values: ['interval', 'instant'], help: 'interval: close on the cadence; instant: also close as soon as a transaction is queued' },
+  { flag: 'max-tx-set-size', key: 'maxTxSetSize', kind: 'int', help: 'operations per ledger' },
+  { flag: 'transaction-queue-limit', key: 'transactionQueueLimit', kind: 'int', help: 'operations waiting in the queue before TRY_AGAIN_LATER' },
+  { flag: 'friendbot', key: 'friendbot', kind: 'bool', help: 'serve the faucet at /friendbot' },
+  { flag: 'max-request-body-bytes', key: 'maxRequestBodyBytes', kind: 'int', help: 'largest HTTP request body' },
+  { flag: 'request-backlog-global-queue-limit', key: 'requestBacklogGlobalQueueLimit', kind: 'int', help: 'concurrent HTTP requests before 503' },
+  { flag: 'max-request-execution-duration', key: 'maxRequestExecutionDuration', kind: 'seconds', help: 'longest HTTP request before 504' },
+];
+
+export const envName = (flag: string): string => flag.toUpperCase().replace(/-/g, '_');
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses "30s", "250ms", "1m" or a bare number (in the option's own unit). */
+function durationMs(raw: string, bareUnit: 'ms' | 's'): number {
+  const m = DURATION.exec(raw.trim());
+  if (!m) throw new Error(`not a duration: "${raw}"`);
+  return Number(m[1]) * UNIT_MS[m[2] ?? bareUnit];
+}
+
+export function parseOption(spec: OptionSpec, raw: unknown): unknown {
+  const text = typeof raw === 'string' ? raw : String(raw);
+  switch (spec.kind) {
+    case 'string': return text;
+    case 'int': {
+      const n = typeof raw === 'number' ? raw : Number(text);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--${spec.flag} must be a non-negative integer, got "${text}"`);
+      return n;
+    }
+    case 'bool':
+      if (raw === true || raw === false) return raw;
+      if (/^(true|1|yes)$/i.test(text)) return true;
+      if (/^(false|0|no)$/i.test(text)) return false;
+      throw new Error(`--${spec.flag} must be true or false, got "${text}"`);
+    case 'seconds': return typeof raw === 'number' ? raw : durationMs(text, 's') / 1000;
+    case 'milliseconds': return typeof raw === 'number' ? raw : durationMs(text, 'ms');
+    case 'enum':
+      if (!spec.values!.includes(text)) throw new Error(`--${spec.flag} must be one of ${spec.values!.join(', ')}, got "${text}"`);
+      return text;
+  }
+}

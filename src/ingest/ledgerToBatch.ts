@@ -1,0 +1,178 @@
+// Turns one LedgerCloseMeta, from any source and of any version, into the rows storage keeps for it.
+// This is the only place that understands meta layouts; the standalone network goes through it too.
+import { xdr } from '@stellar/stellar-sdk';
+import {
+  encodeLedgerEntry, encodeLedgerKey, toBase64, toHex,
+  type LedgerCloseMeta, type LedgerEntryChange, type LedgerKey, type TransactionEnvelope,
+} from '../xdr/codec.ts';
+import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
+import { ledgerKeyOf } from '../ledger/entryKeys.ts';
+import type { FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
+
+type TxResultMeta = xdr.TransactionResultMetaWire | xdr.TransactionResultMetaV1Wire;
+
+const SOROBAN_OPS = new Set([24, 25, 26]); // InvokeHostFunction, ExtendFootprintTtl, RestoreFootprint
+
+export interface LedgerInput {
+  /** The LedgerCloseMeta as received; stored unchanged. */
+  bytes: Uint8Array;
+  /** Its decoded form, when the source already has it (the standalone network does). */
+  meta?: LedgerCloseMeta;
+}
+
+export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): IngestBatch {
+  const lcm = input.meta ?? xdr.LedgerCloseMeta.schema.decode(input.bytes);
+  const body = lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2;
+  const headerEntry = body.ledgerHeader;
+  const header = headerEntry.header;
+  const seq = header.ledgerSeq;
+
+  const envelopes = new Map<string, TransactionEnvelope>();
+  for (const env of envelopesOf(lcm)) envelopes.set(toHex(transactionHash(networkId, env)), env);
+
+  const processing: TxResultMeta[] = body.txProcessing;
+  const transactions: TransactionRow[] = [];
+  const feeSamples: FeeSample[] = [];
+  const writes = new EntryWrites(seq);
+
+  processing.forEach((p) => writes.applyAll(p.feeProcessing));
+  processing.forEach((p, i) => {
+    const hash = p.result.transactionHash;
+    const env = envelopes.get(toHex(hash));
+    if (!env) throw new Error(`ledger ${seq}: no envelope in the tx set for result ${toHex(hash)}`);
+    const result = p.result.result;
+    const txMeta = p.txApplyProcessing;
+    writes.applyAll(metaChanges(txMeta));
+    const feeBump = env.type === 5;
+    transactions.push({
+      ledgerSequence: seq,
+      applicationOrder: i + 1,
+      hash,
+      innerHash: result.result.code === 1 || result.result.code === -13 ? result.result.innerResultPair.transactionHash : null,
+      successful: result.result.code === 0 || result.result.code === 1,
+      feeBump,
+      envelope: xdr.TransactionEnvelope.schema.encode(env),
+      result: xdr.TransactionResult.schema.encode(result),
+      meta: xdr.TransactionMeta.schema.encode(txMeta),
+      events: eventsOf(txMeta),
+    });
+    const sample = feeSampleOf(env, result, txMeta);
+    if (sample) feeSamples.push(sample);
+  });
+  for (const p of processing) if ('postTxApplyFeeProcessing' in p) writes.applyAll(p.postTxApplyFeeProcessing);
+  for (const u of body.upgradesProcessing) writes.applyAll(u.changes);
+  for (const k of evictedKeysOf(lcm)) writes.remove(k);
+
+  return {
+    ledger: {
+      sequence: seq,
+      hash: headerEntry.hash,
+      closeTime: Number(header.scpValue.closeTime),
+      protocolVersion: header.ledgerVersion,
+      header: xdr.LedgerHeaderHistoryEntry.schema.encode(headerEntry),
+      meta: input.bytes,
+    },
+    transactions,
+    entryWrites: writes.list(),
+    feeSamples,
+  };
+}
+
+/** Every envelope in the ledger's transaction set, whatever the set's version. */
+export function envelopesOf(lcm: LedgerCloseMeta): TransactionEnvelope[] {
+  if (lcm.v === 0) return lcm.v0.txSet.txs;
+  const set = lcm.v === 1 ? lcm.v1.txSet : lcm.v2.txSet;
+  const out: TransactionEnvelope[] = [];
+  for (const phase of set.v1TxSet.phases) {
+    if (phase.v === 0) for (const c of phase.v0Components) out.push(...c.txsMaybeDiscountedFee.txs);
+    else for (const stage of phase.parallelTxsComponent.executionStages) for (const cluster of stage) out.push(...cluster);
+  }
+  return out;
+}
+
+function evictedKeysOf(lcm: LedgerCloseMeta): LedgerKey[] {
+  if (lcm.v === 0) return [];
+  return lcm.v === 1 ? lcm.v1.evictedKeys : lcm.v2.evictedKeys;
+}
+
+/** The entry changes of a transaction's apply phase, in the order they happened. */
+function metaChanges(m: xdr.TransactionMetaWire): LedgerEntryChange[] {
+  switch (m.v) {
+    case 0: return m.operations.flatMap((o) => o.changes);
+    case 1: return [...m.v1.txChanges, ...m.v1.operations.flatMap((o) => o.changes)];
+    case 2: return [...m.v2.txChangesBefore, ...m.v2.operations.flatMap((o) => o.changes), ...m.v2.txChangesAfter];
+    case 3: return [...m.v3.txChangesBefore, ...m.v3.operations.flatMap((o) => o.changes), ...m.v3.txChangesAfter];
+    case 4: return [...m.v4.txChangesBefore, ...m.v4.operations.flatMap((o) => o.changes), ...m.v4.txChangesAfter];
+  }
+}
+
+const b64 = <T>(schema: { encode(v: T): Uint8Array }) => (v: T): string => toBase64(schema.encode(v));
+const contractEventB64 = b64(xdr.ContractEvent.schema);
+const diagnosticEventB64 = b64(xdr.DiagnosticEvent.schema);
+const transactionEventB64 = b64(xdr.TransactionEvent.schema);
+
+/** The event lists getTransaction serves, cut out once at ingest so reads never decode meta. */
+export function eventsOf(m: xdr.TransactionMetaWire): TransactionEvents {
+  if (m.v === 4) {
+    return {
+      transactionEventsXdr: m.v4.events.map(transactionEventB64),
+      contractEventsXdr: m.v4.operations.map((o) => o.events.map(contractEventB64)),
+      diagnosticEventsXdr: m.v4.diagnosticEvents.map(diagnosticEventB64),
+    };
+  }
+  if (m.v === 3 && m.v3.sorobanMeta) {
+    return {
+      transactionEventsXdr: [],
+      contractEventsXdr: [m.v3.sorobanMeta.events.map(contractEventB64)],
+      diagnosticEventsXdr: m.v3.sorobanMeta.diagnosticEvents.map(diagnosticEventB64),
+    };
+  }
+  return { transactionEventsXdr: [], contractEventsXdr: [], diagnosticEventsXdr: [] };
+}
+
+/**
+ * getFeeStats' sample for one transaction, as the reference computes it: a Soroban transaction's
+ * inclusion fee (fee charged less the resource fees), or a classic one's fee per operation.
+ */
+function feeSampleOf(env: TransactionEnvelope, result: xdr.TransactionResultWire, m: xdr.TransactionMetaWire): FeeSample | null {
+  const ops = innerTransaction(env).operations;
+  if (ops.length === 1 && SOROBAN_OPS.has(ops[0].body.type)) {
+    const ext = m.v === 4 ? m.v4.sorobanMeta?.ext : m.v === 3 ? m.v3.sorobanMeta?.ext : undefined;
+    if (!ext || ext.v !== 1) return null;
+    const resource = ext.v1.totalNonRefundableResourceFeeCharged + ext.v1.totalRefundableResourceFeeCharged;
+    return { soroban: true, fee: result.feeCharged - resource };
+  }
+  if (ops.length === 0) return null;
+  return { soroban: false, fee: result.feeCharged / BigInt(ops.length) };
+}
+
+/** The final value of every entry a ledger touched (last change wins). */
+class EntryWrites {
+  private readonly byKey = new Map<string, { key: Uint8Array; entry: Uint8Array | null; lastModified: number }>();
+  private readonly seq: number;
+  constructor(seq: number) { this.seq = seq; }
+
+  applyAll(changes: LedgerEntryChange[]): void {
+    for (const c of changes) {
+      switch (c.type) {
+        case 0: this.put(c.created); break;
+        case 1: this.put(c.updated); break;
+        case 2: this.remove(c.removed); break;
+        case 3: break; // the state before a change: not a write
+        case 4: this.put(c.restored); break;
+      }
+    }
+  }
+
+  private put(e: xdr.LedgerEntryWire): void {
+    const key = encodeLedgerKey(ledgerKeyOf(e.data));
+    this.byKey.set(toBase64(key), { key, entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
+  }
+
+  remove(k: LedgerKey): void {
+    const key = encodeLedgerKey(k);
+    this.byKey.set(toBase64(key), { key, entry: null, lastModified: this.seq });
+  }
+
+  list() { return [...this.byKey.values()]; }
+}

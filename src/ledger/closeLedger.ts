@@ -1,0 +1,210 @@
+// Closes one ledger of the standalone network: charges every fee first, applies the transactions in
+// order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
+import { xdr } from '@stellar/stellar-sdk';
+import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerHeader } from '../xdr/codec.ts';
+import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
+import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
+import { checkTransaction, type Invalid } from './validation.ts';
+import { opHandlers } from './ops/index.ts';
+import { feeEvent } from './sacEvents.ts';
+import { TxCode } from './resultCodes.ts';
+import { muxedToAccountId } from '../xdr/codec.ts';
+import type { LedgerContext } from './ops/types.ts';
+import { nextHeader, headerHash } from './header.ts';
+
+export interface ClosedLedger {
+  meta: xdr.LedgerCloseMetaWire;
+  header: LedgerHeader;
+  hash: Uint8Array;
+}
+
+export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
+
+export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], state: EntrySource,
+  opts: { closeTime: bigint; networkId: Uint8Array }): ClosedLedger {
+  const ledgerSeq = prev.header.ledgerSeq + 1;
+  const ledger: LedgerContext = {
+    ledgerSeq, closeTime: opts.closeTime, protocolVersion: prev.header.ledgerVersion,
+    baseReserve: prev.header.baseReserve, baseFee: prev.header.baseFee, networkId: opts.networkId,
+  };
+  const root = new LedgerTxn(state, ledgerSeq);
+
+  let feePool = prev.header.feePool;
+  const fees = frames.map((frame) => {
+    const ltx = root.nest();
+    const entry = ltx.load(accountKey(frame.feeSourceId));
+    let charged = 0n;
+    if (entry && entry.data.type === 0) {
+      const acc = entry.data.account;
+      const due = chargedFee(frame, ledger.baseFee);
+      charged = due < acc.balance ? due : acc.balance;
+      acc.balance -= charged;
+      ltx.update(entry);
+    }
+    feePool += charged;
+    return { charged, changes: ltx.commit() };
+  });
+
+  const txProcessing: xdr.TransactionResultMetaV1Wire[] = frames.map((frame, i) => {
+    const { result, meta } = applyTransaction(frame, root, ledger, fees[i].charged);
+    return {
+      ext: { v: 0 },
+      result: { transactionHash: frame.hash, result },
+      feeProcessing: fees[i].changes,
+      txApplyProcessing: meta,
+      postTxApplyFeeProcessing: [],
+    };
+  });
+
+  const txSet: xdr.GeneralizedTransactionSetWire = {
+    v: 1,
+    v1TxSet: {
+      previousLedgerHash: prev.hash,
+      phases: [
+        { v: 0, v0Components: frames.length ? [{ type: 0, txsMaybeDiscountedFee: { baseFee: BigInt(ledger.baseFee), txs: frames.map((f) => f.envelope) } }] : [] },
+        { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } },
+      ],
+    },
+  };
+  const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
+  const header = nextHeader(prev, {
+    closeTime: opts.closeTime,
+    txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)),
+    txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode(resultSet)),
+    bucketListHash: stateHash(prev.header.bucketListHash, root),
+    feePool,
+  });
+  const hash = headerHash(header);
+  const meta: xdr.LedgerCloseMetaWire = {
+    v: 2,
+    v2: {
+      ext: { v: 0 },
+      ledgerHeader: { hash, header, ext: { v: 0 } },
+      txSet,
+      txProcessing,
+      upgradesProcessing: [],
+      scpInfo: [],
+      totalByteSizeOfLiveSorobanState: 0n,
+      evictedKeys: [],
+    },
+  };
+  return { meta, header, hash };
+}
+
+/**
+ * There is no bucket list here; this hash commits to the state instead: the previous value chained
+ * with every entry this ledger wrote, so two nodes with the same history agree on it.
+ */
+function stateHash(prev: Uint8Array, root: LedgerTxn): Uint8Array {
+  const parts: Uint8Array[] = [prev];
+  for (const slot of root.writes()) {
+    parts.push(encodeLedgerKey(slot.key));
+    if (slot.entry) parts.push(encodeLedgerEntry(slot.entry));
+  }
+  return sha256(...parts);
+}
+
+function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint):
+  { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire } {
+  const txLtx = root.nest();
+  const check = checkTransaction(frame, txLtx, { ledger, applying: true });
+  const invalid: Invalid | null = check.outer ?? check.inner;
+  const txChangesBefore = invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger);
+  const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
+    ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
+
+  let code: number;
+  let opResults: xdr.OperationResultWire[] | undefined;
+  let operations: xdr.OperationMetaV2Wire[] = [];
+  if (invalid) {
+    code = invalid.code;
+    opResults = invalid.opResults;
+    txLtx.commit();
+  } else {
+    const applied = applyOperations(frame, txLtx, ledger);
+    opResults = applied.results;
+    if (applied.success) {
+      code = TxCode.SUCCESS;
+      operations = applied.metas;
+    } else {
+      code = TxCode.FAILED;
+    }
+  }
+
+  const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null);
+  const meta: xdr.TransactionMetaWire = {
+    v: 4,
+    v4: { ext: { v: 0 }, txChangesBefore, operations, txChangesAfter: [], sorobanMeta: null, events: feeEvents, diagnosticEvents: [] },
+  };
+  return { result, meta };
+}
+
+/** Applies every operation in its own nested state; any failure discards all of them. */
+function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext) {
+  const opsLtx = txLtx.nest();
+  const results: xdr.OperationResultWire[] = [];
+  const metas: xdr.OperationMetaV2Wire[] = [];
+  let success = true;
+  frame.tx.operations.forEach((op, opIndex) => {
+    const handler = opHandlers[op.body.type]!;
+    const sourceMuxed = op.sourceAccount ?? frame.tx.sourceAccount;
+    const ltx = opsLtx.nest();
+    const events: xdr.ContractEventWire[] = [];
+    const outcome = handler.apply(op.body, {
+      ltx, ledger, sourceMuxed, source: muxedToAccountId(sourceMuxed), txMemo: frame.tx.memo, events,
+      opIndex, txSeqNum: frame.tx.seqNum, txSourceId: frame.sourceId,
+    });
+    results.push({ code: 0, tr: outcome.tr });
+    if (outcome.success) {
+      metas.push({ ext: { v: 0 }, changes: ltx.commit(), events });
+    } else {
+      ltx.rollback();
+      success = false;
+    }
+  });
+  if (success) opsLtx.commit(); else opsLtx.rollback();
+  txLtx.commit();
+  return { success, results, metas };
+}
+
+/** Consumes the sequence number and stamps when it happened (AccountEntryExtensionV3). */
+function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext) {
+  const ltx = txLtx.nest();
+  const entry = ltx.load(accountKey(frame.sourceId));
+  if (!entry || entry.data.type !== 0) { ltx.rollback(); return []; }
+  const acc = entry.data.account;
+  acc.seqNum = frame.tx.seqNum;
+  stampSequence(acc, ledger);
+  ltx.update(entry);
+  return ltx.commit();
+}
+
+export function stampSequence(acc: xdr.AccountEntryWire, ledger: LedgerContext): void {
+  if (acc.ext.v === 0) acc.ext = { v: 1, v1: { liabilities: { buying: 0n, selling: 0n }, ext: { v: 0 } } };
+  const v1 = acc.ext.v1;
+  if (v1.ext.v === 0) {
+    v1.ext = { v: 2, v2: { numSponsored: 0, numSponsoring: 0, signerSponsoringIDs: acc.signers.map(() => null), ext: { v: 0 } } };
+  }
+  v1.ext.v2.ext = { v: 3, v3: { ext: { v: 0 }, seqLedger: ledger.ledgerSeq, seqTime: ledger.closeTime } };
+}
+
+/** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */
+export function transactionResult(frame: TransactionFrame, feeCharged: bigint, code: number,
+  opResults: xdr.OperationResultWire[] | undefined, outerFailed: boolean): xdr.TransactionResultWire {
+  const body = resultBody(code, opResults);
+  if (!frame.feeBump || outerFailed) return { feeCharged, result: body as xdr.TransactionResultResultWire, ext: { v: 0 } };
+  const ok = code === TxCode.SUCCESS;
+  return {
+    feeCharged,
+    result: {
+      code: ok ? TxCode.FEE_BUMP_INNER_SUCCESS : TxCode.FEE_BUMP_INNER_FAILED,
+      innerResultPair: { transactionHash: frame.innerHash, result: { feeCharged: 0n, result: body as xdr.InnerTransactionResultResultWire, ext: { v: 0 } } },
+    } as xdr.TransactionResultResultWire,
+    ext: { v: 0 },
+  };
+}
+
+function resultBody(code: number, opResults: xdr.OperationResultWire[] | undefined) {
+  if (code === TxCode.SUCCESS || code === TxCode.FAILED) return { code, results: opResults ?? [] };
+  return { code };
+}

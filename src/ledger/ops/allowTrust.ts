@@ -1,0 +1,74 @@
+// AllowTrust (superseded by SetTrustLineFlags but still valid): the issuer sets the authorization
+// level (0, AUTHORIZED or AUTHORIZED_TO_MAINTAIN_LIABILITIES) of a holder's trustline to one of its
+// own asset codes. As with SetTrustLineFlags, there are no offers or pool shares to remove on revoke.
+import type { xdr } from '@stellar/stellar-sdk';
+import { trustLineKey, type Asset } from '../../xdr/codec.ts';
+import { setAuthorizedEvent } from '../sacEvents.ts';
+import {
+  AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS,
+  accountIdEquals, accountOf, failWith, isAssetValid, isAuthorized, loadAccountOrThrow, succeed, trustLineFlagsValid,
+  trustLineOf,
+} from './accounts.ts';
+import type { OpHandler, OpOutcome } from './types.ts';
+
+type Body = Extract<xdr.OperationBodyWire, { type: 7 }>;
+type Code = xdr.AllowTrustResultWire['code'];
+
+export const ALLOW_TRUST_SUCCESS = 0;
+export const ALLOW_TRUST_MALFORMED = -1;
+export const ALLOW_TRUST_NO_TRUST_LINE = -2;
+export const ALLOW_TRUST_TRUST_NOT_REQUIRED = -3;
+export const ALLOW_TRUST_CANT_REVOKE = -4;
+export const ALLOW_TRUST_SELF_NOT_ALLOWED = -5;
+export const ALLOW_TRUST_LOW_RESERVE = -6;
+
+const result = (code: Code): OpOutcome => {
+  const tr: xdr.OperationResultTrWire = { type: 7, allowTrustResult: { code } as xdr.AllowTrustResultWire };
+  return code === 0 ? succeed(tr) : failWith(tr);
+};
+
+/** The asset named by an AllowTrust: the code, issued by the operation source. */
+function assetOf(body: Body, issuer: xdr.PublicKeyWire): Asset {
+  const code = body.allowTrustOp.asset;
+  return code.type === 1
+    ? { type: 1, alphaNum4: { assetCode: code.assetCode4, issuer } }
+    : { type: 2, alphaNum12: { assetCode: code.assetCode12, issuer } };
+}
+
+export const allowTrust: OpHandler<Body> = {
+  threshold: () => 'low',
+
+  checkValid(body, ctx) {
+    const { trustor, authorize } = body.allowTrustOp;
+    if (authorize > AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG || !trustLineFlagsValid(authorize)) return result(ALLOW_TRUST_MALFORMED);
+    if (!isAssetValid(assetOf(body, ctx.source))) return result(ALLOW_TRUST_MALFORMED);
+    if (accountIdEquals(trustor, ctx.source)) return result(ALLOW_TRUST_MALFORMED);
+    return null;
+  },
+
+  apply(body, ctx) {
+    const { trustor, authorize } = body.allowTrustOp;
+    const { ltx, ledger } = ctx;
+    if (accountIdEquals(trustor, ctx.source)) return result(ALLOW_TRUST_SELF_NOT_ALLOWED);
+
+    const issuer = accountOf(loadAccountOrThrow(ltx, ctx.source));
+    const revocable = (issuer.flags & AUTH_REVOCABLE_FLAG) !== 0;
+    if (!revocable && authorize === 0) return result(ALLOW_TRUST_CANT_REVOKE);
+
+    const asset = assetOf(body, ctx.source);
+    const key = trustLineKey(trustor, asset);
+    const entry = ltx.load(key);
+    if (!entry) return result(ALLOW_TRUST_NO_TRUST_LINE);
+    const tl = trustLineOf(entry);
+    const flags = (tl.flags & ~TRUSTLINE_AUTH_FLAGS) | authorize;
+    // Without AUTH_REVOCABLE, a fully authorized line cannot be stepped down to maintain-liabilities.
+    if (!revocable && isAuthorized(tl) && (flags & AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG) !== 0) {
+      return result(ALLOW_TRUST_CANT_REVOKE);
+    }
+
+    ctx.events.push(setAuthorizedEvent(ledger.networkId, asset, trustor, (flags & AUTHORIZED_FLAG) !== 0));
+    tl.flags = flags;
+    ltx.update(entry);
+    return result(ALLOW_TRUST_SUCCESS);
+  },
+};

@@ -1,0 +1,38 @@
+// BumpSequence: raises the source's sequence number to `bumpTo` (a lower or equal target is a
+// successful no-op). From protocol 19 the account's seqLedger/seqTime are stamped either way.
+import type { xdr } from '@stellar/stellar-sdk';
+import { accountOf, failWith, loadAccountOrThrow, succeed, touchSeqLedger } from './accounts.ts';
+import type { OpHandler, OpOutcome } from './types.ts';
+
+type Body = Extract<xdr.OperationBodyWire, { type: 11 }>;
+type Code = xdr.BumpSequenceResultWire['code'];
+
+export const BUMP_SEQUENCE_SUCCESS = 0;
+export const BUMP_SEQUENCE_BAD_SEQ = -1;
+
+const result = (code: Code): OpOutcome => {
+  const tr: xdr.OperationResultTrWire = { type: 11, bumpSeqResult: { code } as xdr.BumpSequenceResultWire };
+  return code === 0 ? succeed(tr) : failWith(tr);
+};
+
+export const bumpSequence: OpHandler<Body> = {
+  threshold: () => 'low',
+
+  checkValid(body) {
+    return body.bumpSequenceOp.bumpTo < 0n ? result(BUMP_SEQUENCE_BAD_SEQ) : null;
+  },
+
+  apply(body, ctx) {
+    const { bumpTo } = body.bumpSequenceOp;
+    const { ltx, ledger } = ctx;
+    const entry = loadAccountOrThrow(ltx, ctx.source);
+    const acc = accountOf(entry);
+    const bumps = bumpTo > acc.seqNum;
+    if (bumps || ledger.protocolVersion >= 19) {
+      touchSeqLedger(ledger, acc);
+      if (bumps) acc.seqNum = bumpTo;
+      ltx.update(entry);
+    }
+    return result(BUMP_SEQUENCE_SUCCESS);
+  },
+};

@@ -1,0 +1,74 @@
+// CreateAccount: funds a new account with `startingBalance` taken from the source.
+import { xdr } from '@stellar/stellar-sdk';
+import { accountKey, type LedgerEntry } from '../../xdr/codec.ts';
+import { accountAddress, muxedAccountAddress, transferEvent } from '../sacEvents.ts';
+import {
+  accountIdEquals, accountOf, addAccountBalance, availableBalance, failWith, loadAccountOrThrow,
+  minBalanceFor, startingSequenceNumber, succeed,
+} from './accounts.ts';
+import type { OpHandler, OpOutcome } from './types.ts';
+
+type Body = Extract<xdr.OperationBodyWire, { type: 0 }>;
+type Code = xdr.CreateAccountResultWire['code'];
+
+const result = (code: Code): OpOutcome => {
+  const tr: xdr.OperationResultTrWire = { type: 0, createAccountResult: { code } as xdr.CreateAccountResultWire };
+  return code === 0 ? succeed(tr) : failWith(tr);
+};
+
+export const CREATE_ACCOUNT_SUCCESS = 0;
+export const CREATE_ACCOUNT_MALFORMED = -1;
+export const CREATE_ACCOUNT_UNDERFUNDED = -2;
+export const CREATE_ACCOUNT_LOW_RESERVE = -3;
+export const CREATE_ACCOUNT_ALREADY_EXIST = -4;
+
+export const createAccount: OpHandler<Body> = {
+  threshold: () => 'medium',
+
+  checkValid(body, ctx) {
+    const op = body.createAccountOp;
+    if (op.startingBalance < 0n) return result(CREATE_ACCOUNT_MALFORMED);
+    if (accountIdEquals(op.destination, ctx.source)) return result(CREATE_ACCOUNT_MALFORMED);
+    return null;
+  },
+
+  apply(body, ctx) {
+    const { destination, startingBalance } = body.createAccountOp;
+    const { ltx, ledger } = ctx;
+    if (ltx.exists(accountKey(destination))) return result(CREATE_ACCOUNT_ALREADY_EXIST);
+
+    // A new account must hold its own two base reserves.
+    if (startingBalance < minBalanceFor(ledger, 0, 0, 0)) return result(CREATE_ACCOUNT_LOW_RESERVE);
+
+    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
+    const source = accountOf(sourceEntry);
+    if (availableBalance(ledger, source) < startingBalance) return result(CREATE_ACCOUNT_UNDERFUNDED);
+    if (!addAccountBalance(ledger, source, -startingBalance)) throw new Error('CreateAccount: debit failed after balance check');
+    ltx.update(sourceEntry);
+
+    const entry: LedgerEntry = {
+      lastModifiedLedgerSeq: ledger.ledgerSeq,
+      data: {
+        type: 0,
+        account: {
+          accountId: destination,
+          balance: startingBalance,
+          seqNum: startingSequenceNumber(ledger),
+          numSubEntries: 0,
+          inflationDest: null,
+          flags: 0,
+          homeDomain: new xdr.XdrString(''),
+          thresholds: new Uint8Array([1, 0, 0, 0]),
+          signers: [],
+          ext: { v: 0 },
+        },
+      },
+      ext: { v: 0 },
+    };
+    ltx.create(entry);
+
+    ctx.events.push(transferEvent(ledger.networkId, { type: 0 }, muxedAccountAddress(ctx.sourceMuxed),
+      accountAddress(destination), startingBalance, ctx.txMemo));
+    return result(CREATE_ACCOUNT_SUCCESS);
+  },
+};

@@ -1,0 +1,11 @@
+// TransactionResultCode and OperationResultCode values (Stellar-transaction.x).
+export const TxCode = {
+  FEE_BUMP_INNER_SUCCESS: 1, SUCCESS: 0, FAILED: -1, TOO_EARLY: -2, TOO_LATE: -3, MISSING_OPERATION: -4,
+  BAD_SEQ: -5, BAD_AUTH: -6, INSUFFICIENT_BALANCE: -7, NO_ACCOUNT: -8, INSUFFICIENT_FEE: -9,
+  BAD_AUTH_EXTRA: -10, INTERNAL_ERROR: -11, NOT_SUPPORTED: -12, FEE_BUMP_INNER_FAILED: -13,
+  BAD_SPONSORSHIP: -14, BAD_MIN_SEQ_AGE_OR_GAP: -15, MALFORMED: -16, SOROBAN_INVALID: -17,
+} as const;
+
+export const OpCode = { INNER: 0, BAD_AUTH: -1, NO_ACCOUNT: -2, NOT_SUPPORTED: -3, TOO_MANY_SUBENTRIES: -4 } as const;
+
+export const MAX_OPS_PER_TX = 100;

@@ -1,0 +1,193 @@
+// Transaction validity, in the order stellar-core checks it (TransactionFrame::commonValid and
+// FeeBumpTransactionFrame): the first failing check decides the TransactionResult code.
+import type { xdr } from '@stellar/stellar-sdk';
+import { accountKey, bytesEqual, muxedToAccountId, type AccountId } from '../xdr/codec.ts';
+import type { LedgerTxn } from './ledgerTxn.ts';
+import { accountSigners, SignatureChecker, thresholdBytes } from './signatures.ts';
+import { availableBalance } from './reserves.ts';
+import { OpCode, TxCode, MAX_OPS_PER_TX } from './resultCodes.ts';
+import type { TransactionFrame } from './transactionFrame.ts';
+import { opHandlers } from './ops/index.ts';
+import type { LedgerContext, ThresholdLevel } from './ops/types.ts';
+
+export type OperationResult = xdr.OperationResultWire;
+
+/** Why a transaction is invalid: its code and, for txFAILED, every operation's result. */
+export interface Invalid {
+  code: number;
+  opResults?: OperationResult[];
+  /** True when the failure came after the sequence number check: applying still consumes the sequence. */
+  afterSeqCheck: boolean;
+}
+
+export interface ValidationContext {
+  ledger: LedgerContext;   // the ledger the transaction would go into
+  applying: boolean;
+  /** Fees of transactions already queued by the same fee source (submission only). */
+  pendingFees?: bigint;
+}
+
+const SOROBAN_OP_TYPES = new Set([24, 25, 26]);
+const LEVEL_INDEX: Record<ThresholdLevel, number> = { low: 1, medium: 2, high: 3 };
+
+export function neededWeight(account: xdr.AccountEntryWire, level: ThresholdLevel): number {
+  return thresholdBytes(account)[LEVEL_INDEX[level]];
+}
+
+/** Validates a whole envelope. For a fee bump, an invalid inner transaction is reported through `inner`. */
+export function checkTransaction(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationContext):
+  { outer: Invalid | null; inner: Invalid | null } {
+  if (!frame.feeBump) {
+    return { outer: checkInner(frame, ltx, ctx, true), inner: null };
+  }
+  const fb = frame.feeBump;
+  const innerOps = frame.tx.operations.length;
+  if (!ctx.applying) {
+    const minFee = BigInt(ctx.ledger.baseFee) * BigInt(innerOps + 1);
+    // the outer fee rate must not be lower than the inner one
+    if (fb.fee < minFee || fb.fee * BigInt(innerOps) < BigInt(frame.tx.fee) * BigInt(innerOps + 1)) {
+      return { outer: { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false }, inner: null };
+    }
+  }
+  const feeSource = ltx.load(accountKey(fb.feeSourceId));
+  if (!feeSource) return { outer: { code: TxCode.NO_ACCOUNT, afterSeqCheck: false }, inner: null };
+  const account = feeSource.data.type === 0 ? feeSource.data.account : undefined;
+  const outerSigs = new SignatureChecker(frame.hash, fb.signatures);
+  if (!account || !outerSigs.check(accountSigners(account), neededWeight(account, 'low'))) {
+    return { outer: { code: TxCode.BAD_AUTH, afterSeqCheck: true }, inner: null };
+  }
+  if (!ctx.applying && availableBalance(account, ctx.ledger.baseReserve) < fb.fee + (ctx.pendingFees ?? 0n)) {
+    return { outer: { code: TxCode.INSUFFICIENT_BALANCE, afterSeqCheck: true }, inner: null };
+  }
+  const inner = checkInner(frame, ltx, ctx, false);
+  if (inner) return { outer: null, inner };
+  if (!outerSigs.allUsed()) return { outer: { code: TxCode.BAD_AUTH_EXTRA, afterSeqCheck: true }, inner: null };
+  return { outer: null, inner: null };
+}
+
+function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationContext, chargeFee: boolean): Invalid | null {
+  const tx = frame.tx;
+  const { ledger } = ctx;
+  const ops = tx.operations;
+  if (ops.length === 0) return { code: TxCode.MISSING_OPERATION, afterSeqCheck: false };
+  if (ops.length > MAX_OPS_PER_TX) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  const sorobanOps = ops.filter((o) => SOROBAN_OP_TYPES.has(o.body.type)).length;
+  if (sorobanOps > 0 && ops.length > 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+
+  const timing = checkPreconditionTiming(tx.cond, ledger);
+  if (timing) return timing;
+
+  if (chargeFee && !ctx.applying && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
+    return { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false };
+  }
+  const sourceEntry = ltx.load(accountKey(frame.sourceId));
+  if (!sourceEntry || sourceEntry.data.type !== 0) return { code: TxCode.NO_ACCOUNT, afterSeqCheck: false };
+  const source = sourceEntry.data.account;
+
+  if (!sequenceAcceptable(tx, source)) return { code: TxCode.BAD_SEQ, afterSeqCheck: false };
+  if (!minSeqAgeAndGapMet(tx.cond, source, ledger)) return { code: TxCode.BAD_MIN_SEQ_AGE_OR_GAP, afterSeqCheck: false };
+
+  const sigs = new SignatureChecker(frame.innerHash, frame.signatures);
+  if (!sigs.check(accountSigners(source), neededWeight(source, 'low'))) return { code: TxCode.BAD_AUTH, afterSeqCheck: true };
+  if (tx.cond.type === 2) {
+    for (const signer of tx.cond.v2.extraSigners) {
+      if (!sigs.check([{ key: signer, weight: 1 }], 1)) return { code: TxCode.BAD_AUTH, afterSeqCheck: true };
+    }
+  }
+  if (chargeFee && !ctx.applying && availableBalance(source, ledger.baseReserve) < BigInt(tx.fee) + (ctx.pendingFees ?? 0n)) {
+    return { code: TxCode.INSUFFICIENT_BALANCE, afterSeqCheck: true };
+  }
+
+  const opResults = checkOperations(frame, ltx, sigs, ledger);
+  if (opResults) return { code: TxCode.FAILED, opResults, afterSeqCheck: true };
+  if (!sigs.allUsed()) return { code: TxCode.BAD_AUTH_EXTRA, afterSeqCheck: true };
+  return null;
+}
+
+/** Per-operation source existence, signatures and static validity; null when every op passes. */
+function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: SignatureChecker, ledger: LedgerContext): OperationResult[] | null {
+  let failed = false;
+  const results = frame.tx.operations.map((op): OperationResult => {
+    const handler = opHandlers[op.body.type];
+    if (!handler) { failed = true; return { code: OpCode.NOT_SUPPORTED }; }
+    const sourceMuxed = op.sourceAccount ?? frame.tx.sourceAccount;
+    const source = muxedToAccountId(sourceMuxed);
+    const entry = ltx.load(accountKey(source));
+    if (!entry || entry.data.type !== 0) { failed = true; return { code: OpCode.NO_ACCOUNT }; }
+    const account = entry.data.account;
+    if (!sigs.check(accountSigners(account), neededWeight(account, handler.threshold(op.body)))) {
+      failed = true;
+      return { code: OpCode.BAD_AUTH };
+    }
+    const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed });
+    if (invalid && !invalid.success) { failed = true; return { code: 0, tr: invalid.tr }; }
+    return { code: 0, tr: successResult(op.body.type) };
+  });
+  return failed ? results : null;
+}
+
+function checkPreconditionTiming(cond: xdr.PreconditionsWire, ledger: LedgerContext): Invalid | null {
+  const bounds = cond.type === 1 ? cond.timeBounds : cond.type === 2 ? cond.v2.timeBounds : null;
+  if (bounds) {
+    if (bounds.minTime > ledger.closeTime) return { code: TxCode.TOO_EARLY, afterSeqCheck: false };
+    if (bounds.maxTime !== 0n && bounds.maxTime < ledger.closeTime) return { code: TxCode.TOO_LATE, afterSeqCheck: false };
+  }
+  if (cond.type === 2) {
+    const lb = cond.v2.ledgerBounds;
+    if (lb) {
+      if (lb.minLedger > ledger.ledgerSeq) return { code: TxCode.TOO_EARLY, afterSeqCheck: false };
+      if (lb.maxLedger !== 0 && lb.maxLedger <= ledger.ledgerSeq) return { code: TxCode.TOO_LATE, afterSeqCheck: false };
+    }
+    const extra = cond.v2.extraSigners;
+    if (extra.length === 2 && signerKeysEqual(extra[0], extra[1])) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  }
+  return null;
+}
+
+function sequenceAcceptable(tx: xdr.TransactionWire, source: xdr.AccountEntryWire): boolean {
+  if (tx.cond.type === 2 && tx.cond.v2.minSeqNum !== null) {
+    return source.seqNum >= tx.cond.v2.minSeqNum && tx.seqNum > source.seqNum;
+  }
+  return tx.seqNum === source.seqNum + 1n;
+}
+
+function minSeqAgeAndGapMet(cond: xdr.PreconditionsWire, source: xdr.AccountEntryWire, ledger: LedgerContext): boolean {
+  if (cond.type !== 2) return true;
+  const { seqLedger, seqTime } = sequenceStamp(source);
+  if (cond.v2.minSeqAge !== 0n && ledger.closeTime - seqTime < cond.v2.minSeqAge) return false;
+  if (cond.v2.minSeqLedgerGap !== 0 && ledger.ledgerSeq - seqLedger < cond.v2.minSeqLedgerGap) return false;
+  return true;
+}
+
+/** When the account's sequence number last changed (AccountEntryExtensionV3), zero if never recorded. */
+export function sequenceStamp(a: xdr.AccountEntryWire): { seqLedger: number; seqTime: bigint } {
+  if (a.ext.v === 1 && a.ext.v1.ext.v === 2 && a.ext.v1.ext.v2.ext.v === 3) {
+    return { seqLedger: a.ext.v1.ext.v2.ext.v3.seqLedger, seqTime: a.ext.v1.ext.v2.ext.v3.seqTime };
+  }
+  return { seqLedger: 0, seqTime: 0n };
+}
+
+function signerKeysEqual(a: xdr.SignerKeyWire, b: xdr.SignerKeyWire): boolean {
+  if (a.type !== b.type) return false;
+  switch (a.type) {
+    case 0: return bytesEqual(a.ed25519, (b as typeof a).ed25519);
+    case 1: return bytesEqual(a.preAuthTx, (b as typeof a).preAuthTx);
+    case 2: return bytesEqual(a.hashX, (b as typeof a).hashX);
+    case 3: return bytesEqual(a.ed25519SignedPayload.ed25519, (b as typeof a).ed25519SignedPayload.ed25519)
+      && bytesEqual(a.ed25519SignedPayload.payload, (b as typeof a).ed25519SignedPayload.payload);
+  }
+}
+
+/** The result an operation that passed validation carries in a txFAILED result (core's default). */
+export function successResult(opType: number): xdr.OperationResultTrWire {
+  const arms: Record<number, string> = {
+    0: 'createAccountResult', 1: 'paymentResult', 5: 'setOptionsResult', 6: 'changeTrustResult', 7: 'allowTrustResult',
+    10: 'manageDataResult', 11: 'bumpSeqResult', 21: 'setTrustLineFlagsResult',
+  };
+  if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
+  const arm = arms[opType];
+  if (!arm) throw new Error(`no default result for operation type ${opType}`);
+  return { type: opType, [arm]: { code: 0 } } as unknown as xdr.OperationResultTrWire;
+}
+
+export const isSameAccount = (a: AccountId, b: AccountId): boolean => bytesEqual(a.ed25519, b.ed25519);

@@ -1,0 +1,289 @@
+// The JSON-RPC HTTP endpoint (fastify). Behaviour follows the reference node's stack, outermost
+// first: CORS (any origin, echoed) -> 512 KiB body cap -> global time limit (HTTP 504, empty) ->
+// global concurrency cap (HTTP 503, empty) -> jrpc2's jhttp bridge:
+//   - only POST: other methods get 405 with `Accept-Post: application/json` and no body;
+//   - Content-Type must be application/json (charset, if any, utf-8/utf8): else 415 text/plain
+//     "content-type must be application/json" (or "invalid content-type charset");
+//   - a body over the cap: HTTP 500 text/plain "http: request body too large" (Go's MaxBytesReader
+//     error surfacing through the bridge's generic 500), and the connection is closed;
+//   - a body that is not JSON: HTTP 500 text/plain "[-32700] invalid request value";
+//   - nothing to answer (notifications only, empty batch): 204; everything else 200, JSON-RPC
+//     errors included. Every bridge answer carries `Accept-Post: application/json`, as jhttp's does.
+// The JSON-RPC paths are `/` plus `/rpc` and `/soroban/rpc` (with or without a trailing slash),
+// which JS SDK users commonly configure; the reference serves only `/`. Other paths answer 404
+// "404 page not found" as the reference's router does, unless `registerRoutes` mounts them.
+// OPTIONS on any path is a CORS preflight: 204 with Allow-Origin (echo), Allow-Methods and
+// Allow-Headers (the requested ones echoed, so X-Client-Name / X-Client-Version / Content-Type pass).
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCors from '@fastify/cors';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { Dispatcher } from './jsonrpc.ts';
+import { GlobalGate, TIMED_OUT, withTimeout } from './limits.ts';
+import type { Metrics } from './metrics.ts';
+import type { Method, MethodContext } from './methods/types.ts';
+
+export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
+
+/** The reference's http.Server ReadTimeout. */
+const READ_TIMEOUT_MS = 5_000;
+/** The reference's graceful-shutdown window. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface HttpServerOptions {
+  config: Config;
+  methods: readonly Method[];
+  ctx: MethodContext;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Mounts extra routes (e.g. the faucet at /friendbot) on the root instance, after CORS. */
+  registerRoutes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Where JSON-RPC is served (default DEFAULT_RPC_PATHS). */
+  rpcPaths?: readonly string[];
+  /** Longest batch accepted (default 1000). */
+  maxBatchSize?: number;
+}
+
+export interface HttpServer {
+  /** Binds `config.endpoint` (host:port; port 0 picks one) and resolves to the bound address. */
+  listen(): Promise<{ host: string; port: number }>;
+  /** Stops accepting, lets in-flight requests finish (10 s at most), then closes. */
+  close(): Promise<void>;
+  readonly app: FastifyInstance;
+  readonly dispatcher: Dispatcher;
+}
+
+/** Splits "host:port" / "[v6]:port" / ":port" (empty host = all interfaces). */
+export function parseEndpoint(endpoint: string): { host: string; port: number } {
+  const i = endpoint.lastIndexOf(':');
+  if (i < 0) throw new Error(`endpoint ${JSON.stringify(endpoint)} must be host:port`);
+  let host = endpoint.slice(0, i);
+  const portText = endpoint.slice(i + 1);
+  const port = Number(portText);
+  if (portText === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bad port in endpoint ${JSON.stringify(endpoint)}`);
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (host === '') host = '0.0.0.0';
+  return { host, port };
+}
+
+const TOO_LARGE: unique symbol = Symbol('too large');
+
+/** The whole request body as text, or TOO_LARGE once it passes `limit` bytes. */
+function readBody(raw: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
+  const declared = raw.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = (): void => {
+      raw.removeListener('data', onData);
+      raw.removeListener('end', onEnd);
+      raw.removeListener('error', onError);
+      raw.removeListener('close', onClose);
+    };
+    function onData(chunk: Buffer): void {
+      total += chunk.length;
+      if (total > limit) {
+        cleanup();
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    }
+    function onEnd(): void {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, total).toString('utf8'));
+    }
+    function onError(err: Error): void { cleanup(); reject(err); }
+    function onClose(): void { cleanup(); reject(new Error('request aborted')); }
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('error', onError);
+    raw.on('close', onClose);
+  });
+}
+
+/** jhttp's check, via Go's mime.ParseMediaType: undefined when acceptable, else the 415 text. */
+export function contentTypeProblem(header: string | undefined): string | undefined {
+  if (header === 'application/json') return undefined;
+  if (header === undefined) return 'content-type must be application/json';
+  const parts = header.split(';');
+  if (parts[0].trim().toLowerCase() !== 'application/json') return 'content-type must be application/json';
+  for (let i = 1; i < parts.length; i++) {
+    const eq = parts[i].indexOf('=');
+    if (eq < 0) continue;
+    if (parts[i].slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    let v = parts[i].slice(eq + 1).trim();
+    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
+    // The reference compares case-sensitively (so "UTF-8" fails there); we accept any case.
+    v = v.toLowerCase();
+    if (v !== 'utf-8' && v !== 'utf8') return 'invalid content-type charset';
+  }
+  return undefined;
+}
+
+const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+function sendText(reply: FastifyReply, status: number, text: string): void {
+  reply.code(status)
+    .header('content-type', TEXT_PLAIN)
+    .header('x-content-type-options', 'nosniff')
+    .header('accept-post', 'application/json')
+    .send(text);
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const { config, logger, metrics } = options;
+  const dispatcher = new Dispatcher({
+    methods: options.methods,
+    ctx: options.ctx,
+    logger,
+    metrics,
+    limits: config,
+    maxBatchSize: options.maxBatchSize,
+  });
+  const global = GlobalGate.fromConfig(config);
+  metrics?.registerGlobalInflight(() => global.inflight);
+  const bodyLimit = config.maxRequestBodyBytes;
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    requestTimeout: READ_TIMEOUT_MS,
+    http: { headersTimeout: READ_TIMEOUT_MS, requestTimeout: READ_TIMEOUT_MS },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  async function serveRpc(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const raw = request.raw;
+    const problem = contentTypeProblem(request.headers['content-type']);
+    if (problem !== undefined) {
+      sendText(reply, 415, problem + '\n');
+      return;
+    }
+    let text: string | typeof TOO_LARGE;
+    try {
+      text = await readBody(raw, bodyLimit);
+    } catch {
+      return; // client went away
+    }
+    if (text === TOO_LARGE) {
+      reply.header('connection', 'close');
+      sendText(reply, 500, 'http: request body too large\n');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      reply.header('accept-post', 'application/json').code(500).header('content-type', TEXT_PLAIN).send('[-32700] invalid request value\n');
+      return;
+    }
+    const start = performance.now();
+    let answer = dispatcher.handle(body);
+    if (typeof answer === 'object' && answer !== null) {
+      const settled = await withTimeout(answer, global.maxDurationMs, () => {
+        metrics?.globalLimitReached();
+        logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed limiting threshold of ${global.maxDurationMs / 1000}s`);
+      });
+      if (settled === TIMED_OUT) {
+        reply.code(504).send();
+        return;
+      }
+      answer = settled;
+      const ms = performance.now() - start;
+      if (ms > global.warnMs) {
+        metrics?.globalWarning();
+        logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed warning threshold of ${global.warnMs / 1000}s`);
+      }
+    }
+    if (answer === null) {
+      reply.code(204).header('accept-post', 'application/json').send();
+      return;
+    }
+    reply.header('accept-post', 'application/json').header('content-type', 'application/json').send(Buffer.from(answer, 'utf8'));
+  }
+
+  function onPost(request: FastifyRequest, reply: FastifyReply): void {
+    if (!global.enter()) {
+      reply.code(503).send();
+      return;
+    }
+    serveRpc(request, reply).then(
+      () => { global.exit(); },
+      (err: unknown) => {
+        global.exit();
+        logger.error({ err }, 'JSON-RPC HTTP request failed');
+        if (!reply.sent) sendText(reply, 500, 'internal error\n');
+      },
+    );
+  }
+
+  function onOtherMethod(_request: FastifyRequest, reply: FastifyReply): void {
+    reply.code(405).header('accept-post', 'application/json').send();
+  }
+
+  const paths = options.rpcPaths ?? DEFAULT_RPC_PATHS;
+
+  void app.register(fastifyCors, {
+    origin: true,
+    methods: ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+    strictPreflight: false,
+    optionsSuccessStatus: 204,
+  });
+
+  void app.register(async (rpc) => {
+    // The body is read by serveRpc itself (checks first, then a capped read).
+    rpc.removeAllContentTypeParsers();
+    rpc.addContentTypeParser('*', (_req, payload, done) => { done(null, payload); });
+    rpc.setErrorHandler((err, _request, reply) => {
+      logger.error({ err }, 'JSON-RPC HTTP route error');
+      sendText(reply, 500, 'internal error\n');
+    });
+    for (const url of paths) {
+      rpc.route({ method: 'POST', url, handler: onPost });
+      rpc.route({ method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH'], url, exposeHeadRoute: false, handler: onOtherMethod });
+    }
+  });
+
+  if (options.registerRoutes !== undefined) {
+    const register = options.registerRoutes;
+    // Not encapsulated (what fastify-plugin does): the routes live on the root instance.
+    const plugin = async (root: FastifyInstance): Promise<void> => { await register(root); };
+    (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+    void app.register(plugin);
+  }
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).header('content-type', TEXT_PLAIN).header('x-content-type-options', 'nosniff').send('404 page not found\n');
+  });
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    dispatcher,
+    async listen() {
+      const { host, port } = parseEndpoint(config.endpoint);
+      await app.listen({ host, port });
+      const addr = app.server.address();
+      if (addr === null || typeof addr === 'string') return { host, port };
+      logger.info({ subsys: 'jsonrpc', addr: `${addr.address}:${addr.port}` }, 'JSON-RPC server listening');
+      return { host: addr.address, port: addr.port };
+    },
+    close() {
+      closing ??= (async () => {
+        const timer = setTimeout(() => { app.server.closeAllConnections(); }, SHUTDOWN_GRACE_MS);
+        timer.unref();
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(timer);
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,397 @@
+// The JSON-RPC 2.0 envelope, independent of HTTP: takes a parsed request body (one object or a
+// batch array), runs the methods, and produces the response text.
+//
+// Envelope checks follow creachadair/jrpc2 v1.3.3 (`json.go` jmessage.parseJSON, `server.go`,
+// `jhttp/bridge.go`) as the reference node uses it:
+//  - a message that is not a JSON object: -32700 "request is not a JSON object" (a JSON `null`
+//    counts as an empty object, so it gets -32600 "invalid version marker");
+//  - `jsonrpc` not a string: -32700 "invalid version key"; not exactly "2.0": -32600 "invalid version marker";
+//  - `id` not a string/number/null: -32600 "invalid request ID" (the response id is then null);
+//  - `method` not a string: -32700 "invalid method name"; missing or "": -32600 "empty method name";
+//  - `params` not an object/array (null = absent): -32600 "parameters must be array or object";
+//  - `result`/`error` next to `method`: -32600 "mixed request and reply fields";
+//  - any other key: -32600 "extra fields in request" with `data` = the names. jrpc2 sends them as a
+//    JSON array; we send one string ("a, b") because Python's client rejects non-string data;
+//  - the first problem found wins (key order here; jrpc2 walks a Go map, so its order is random);
+//  - these envelope errors are answered even for messages without an id (with id null);
+//  - a valid message without id (or with id null) is a notification: it runs, nothing is answered,
+//    not even an unknown method;
+//  - unknown method: -32601 "method not found", `data` = the method name (as jrpc2 v1.3.3 does).
+// Then, per method (the reference wraps each handler the same way): the concurrency cap (-32098),
+// params (array -> -32602; null members dropped recursively, then the method's JSON schema; a
+// failure is -32602 "invalid parameters" with a string `data`), the handler with an AbortSignal and
+// the time limit (-32001), metrics and logs. An RpcError thrown by a handler is sent as it is; any
+// other error becomes -32603 with its message and is logged.
+// Batches: elements run concurrently, answers keep request order and leave out notifications; an
+// empty batch or one with only notifications has no answer (HTTP 204); ids may repeat (each element
+// gets its own answer). A batch longer than `maxBatchSize` gets one -32600 error object.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { ErrorCode, RpcError } from './errors.ts';
+import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
+import { statusLabelForCode, type Metrics } from './metrics.ts';
+import type { Method, MethodContext } from './methods/types.ts';
+
+/**
+ * A handler may return this instead of a plain value: its text is put into `result` verbatim (no
+ * JSON.stringify), e.g. for a response cached as text. It must be valid JSON.
+ */
+export class RawJson {
+  readonly json: string;
+  constructor(json: string) { this.json = json; }
+}
+
+/** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
+export const DEFAULT_MAX_BATCH_SIZE = 1000;
+
+export interface DispatcherOptions {
+  methods: readonly Method[];
+  ctx: MethodContext;
+  logger?: Logger;
+  metrics?: Metrics;
+  /** Per-method queue limits and time limits; defaults to ctx.config. */
+  limits?: Pick<Config, 'methodQueueLimits' | 'methodMaxDurations'>;
+  /**
+   * Longest batch accepted (default 1000, the default per-method queue limit, so one batch alone
+   * cannot overflow a method's queue). The reference has no such cap; its 512 KiB body limit
+   * allows about 11,000 minimal requests.
+   */
+  maxBatchSize?: number;
+}
+
+interface Entry {
+  method: Method;
+  validate: ValidateFunction;
+  gate: MethodGate;
+}
+
+type Answer = string | null;
+
+let requestCounter = 0;
+
+/** `{"jsonrpc":"2.0","id":…,"error":{…}}` */
+export function errorResponseText(idText: string, code: number, message: string, data?: string): string {
+  let err = `{"code":${code}`;
+  if (message !== '') err += `,"message":${JSON.stringify(message)}`;
+  if (data !== undefined) err += `,"data":${JSON.stringify(data)}`;
+  return `{"jsonrpc":"2.0","id":${idText},"error":${err}}}`;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** A copy of `o` holding the keys before `stop` (never `__proto__`). */
+function copyUntil(o: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in o) {
+    if (k === stop) break;
+    if (k !== '__proto__') out[k] = o[k];
+  }
+  return out;
+}
+
+/**
+ * Drops null members of objects, recursively (also inside arrays; null array elements stay).
+ * Copies only what changes; returns `v` itself when there is no null member.
+ */
+export function stripNulls(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const c: unknown = v[i];
+      const s = stripNulls(c);
+      if (out === undefined && s !== c) out = v.slice(0, i);
+      if (out !== undefined) out.push(s);
+    }
+    return out ?? v;
+  }
+  const o = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in o) {
+    const c = o[k];
+    if (c === null) {
+      out ??= copyUntil(o, k);
+      continue;
+    }
+    const s = stripNulls(c);
+    if (out === undefined && s !== c) out = copyUntil(o, k);
+    if (out !== undefined && k !== '__proto__') out[k] = s;
+  }
+  return out ?? o;
+}
+
+/** One line for `error.data` from ajv's first error, e.g. "params.startLedger must be integer". */
+export function describeSchemaError(errors: readonly ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (e === undefined) return 'invalid parameters';
+  const path = 'params' + e.instancePath.replace(/\/([^/]*)/g, (_m, seg: string) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg.replace(/~1/g, '/').replace(/~0/g, '~')}`));
+  let msg = `${path} ${e.message ?? 'is invalid'}`;
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === 'enum' && Array.isArray(p.allowedValues)) msg += `: ${p.allowedValues.map((x) => JSON.stringify(x)).join(', ')}`;
+  else if (e.keyword === 'additionalProperties' && typeof p.additionalProperty === 'string') msg += `: ${p.additionalProperty}`;
+  return msg;
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1) return `${(ms * 1000).toFixed(1)}µs`;
+  if (ms < 1000) return `${ms.toFixed(3)}ms`;
+  return `${(ms / 1000).toFixed(3)}s`;
+}
+
+export class Dispatcher {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ctx: MethodContext;
+  private readonly logger: Logger | undefined;
+  private readonly metrics: Metrics | undefined;
+  readonly maxBatchSize: number;
+
+  constructor(options: DispatcherOptions) {
+    this.ctx = options.ctx;
+    this.logger = options.logger;
+    this.metrics = options.metrics;
+    this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    const limits = options.limits ?? options.ctx.config;
+    // Unknown keywords/formats in a schema are not fatal; no coercion, no defaults: params reach
+    // the handler as sent (minus null members). Unknown params are accepted unless a schema itself
+    // says additionalProperties: false.
+    const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false });
+    for (const method of options.methods) {
+      if (this.entries.has(method.name)) throw new Error(`duplicate JSON-RPC method ${method.name}`);
+      let validate: ValidateFunction;
+      try {
+        validate = ajv.compile(method.paramsSchema);
+      } catch (e) {
+        throw new Error(`invalid params schema for ${method.name}: ${(e as Error).message}`);
+      }
+      const gate = MethodGate.fromConfig(method.name, limits);
+      this.entries.set(method.name, { method, validate, gate });
+      this.metrics?.registerMethod(method.name, () => gate.inflight);
+    }
+  }
+
+  /** The method's limiter (tests, diagnostics). */
+  gate(method: string): MethodGate | undefined { return this.entries.get(method)?.gate; }
+
+  /**
+   * Answers a parsed request body. Returns the response JSON text, or null when nothing is to be
+   * sent (notifications only, empty batch). Synchronous when every handler involved is.
+   */
+  handle(body: unknown): Answer | Promise<Answer> {
+    if (!Array.isArray(body)) return this.one(body);
+    const n = body.length;
+    if (n === 0) return null;
+    if (n > this.maxBatchSize) {
+      return errorResponseText('null', ErrorCode.invalidRequest, 'batch too large',
+        `batch of ${n} requests exceeds the limit of ${this.maxBatchSize}`);
+    }
+    const parts = new Array<Answer | Promise<Answer>>(n);
+    let pending = false;
+    for (let i = 0; i < n; i++) {
+      const r = this.one(body[i]);
+      parts[i] = r;
+      if (r !== null && typeof r !== 'string') pending = true;
+    }
+    if (!pending) return joinBatch(parts as Answer[]);
+    return Promise.all(parts).then(joinBatch);
+  }
+
+  /** Convenience for callers that want values: the parsed response (object, array) or null. */
+  async handleToValue(body: unknown): Promise<unknown> {
+    const text = await this.handle(body);
+    return text === null ? null : JSON.parse(text);
+  }
+
+  private one(msg: unknown): Answer | Promise<Answer> {
+    if (typeof msg !== 'object' || Array.isArray(msg)) {
+      return errorResponseText('null', ErrorCode.parseError, 'request is not a JSON object');
+    }
+    let version = '';
+    let idText: string | undefined;
+    let method = '';
+    let params: unknown;
+    let hasReply = false;
+    let errCode = 0;
+    let errMessage = '';
+    let extra: string[] | undefined;
+    if (msg !== null) {
+      const m = msg as Record<string, unknown>;
+      for (const key in m) {
+        const v = m[key];
+        switch (key) {
+          case 'jsonrpc':
+            if (typeof v === 'string') version = v;
+            else if (v !== null && errCode === 0) { errCode = ErrorCode.parseError; errMessage = 'invalid version key'; }
+            break;
+          case 'id':
+            if (typeof v === 'string') idText = JSON.stringify(v);
+            else if (typeof v === 'number') idText = String(v);
+            else if (v !== null && errCode === 0) { errCode = ErrorCode.invalidRequest; errMessage = 'invalid request ID'; }
+            break;
+          case 'method':
+            if (typeof v === 'string') method = v;
+            else if (v !== null && errCode === 0) { errCode = ErrorCode.parseError; errMessage = 'invalid method name'; }
+            break;
+          case 'params':
+            if (v === null) params = undefined;
+            else if (typeof v === 'object') params = v;
+            else if (errCode === 0) { errCode = ErrorCode.invalidRequest; errMessage = 'parameters must be array or object'; }
+            break;
+          case 'error':
+            if (v === null) break;
+            if (isErrorObject(v)) hasReply = true;
+            else if (errCode === 0) { errCode = ErrorCode.parseError; errMessage = 'invalid error value'; }
+            break;
+          case 'result':
+            hasReply = true;
+            break;
+          default:
+            (extra ??= []).push(key);
+        }
+      }
+    }
+    if (errCode === 0) {
+      if (version !== '2.0') { errCode = ErrorCode.invalidRequest; errMessage = 'invalid version marker'; }
+      else if (method !== '' && hasReply) { errCode = ErrorCode.invalidRequest; errMessage = 'mixed request and reply fields'; }
+      else if (extra !== undefined) {
+        return errorResponseText(idText ?? 'null', ErrorCode.invalidRequest, 'extra fields in request', extra.join(', '));
+      }
+    }
+    if (errCode !== 0) return errorResponseText(idText ?? 'null', errCode, errMessage);
+
+    if (method === '') {
+      return idText === undefined ? null : errorResponseText(idText, ErrorCode.invalidRequest, 'empty method name');
+    }
+    const entry = this.entries.get(method);
+    if (entry === undefined) {
+      return idText === undefined ? null : errorResponseText(idText, ErrorCode.methodNotFound, 'method not found', method);
+    }
+    return this.call(entry, params, idText);
+  }
+
+  private call(entry: Entry, rawParams: unknown, idText: string | undefined): Answer | Promise<Answer> {
+    const start = performance.now();
+    const reqNo = ++requestCounter;
+    const logger = this.logger;
+    if (logger !== undefined && logger.levelVal <= 20) {
+      logger.debug({ subsys: 'jsonrpc', req: reqNo, json_req: idText, method: entry.method.name, params: rawParams }, 'starting JSONRPC request');
+    }
+    const gate = entry.gate;
+    const full = gate.enter();
+    if (full !== undefined) return this.finish(entry, idText, reqNo, start, undefined, full);
+
+    let params: Record<string, unknown>;
+    if (rawParams === undefined) {
+      params = {};
+    } else if (Array.isArray(rawParams)) {
+      gate.exit();
+      return this.finish(entry, idText, reqNo, start, undefined,
+        new RpcError(ErrorCode.invalidParams, 'invalid parameters', 'params must be an object; positional (array) params are not supported'));
+    } else {
+      params = stripNulls(rawParams) as Record<string, unknown>;
+    }
+    if (!entry.validate(params)) {
+      gate.exit();
+      return this.finish(entry, idText, reqNo, start, undefined,
+        new RpcError(ErrorCode.invalidParams, 'invalid parameters', describeSchemaError(entry.validate.errors)));
+    }
+
+    const controller = new AbortController();
+    let result: unknown;
+    try {
+      result = entry.method.handler(params, this.ctx, controller.signal);
+    } catch (e) {
+      gate.exit();
+      return this.finish(entry, idText, reqNo, start, undefined, e);
+    }
+    if (!isThenable(result)) {
+      gate.exit();
+      return this.finish(entry, idText, reqNo, start, result, undefined);
+    }
+    const promise = Promise.resolve(result);
+    // The slot is held until the handler is really done, even after a timeout answer.
+    const exit = (): void => gate.exit();
+    promise.then(exit, exit);
+    let timedOut = false;
+    return withTimeout(promise, gate.maxDurationMs, () => {
+      timedOut = true;
+      const err = processingLimitError();
+      controller.abort(err);
+      this.metrics?.methodLimit(entry.method.name);
+      this.logger?.info({ subsys: 'jsonrpc', method: entry.method.name }, `Request processing for ${entry.method.name} exceed limiting threshold of ${gate.maxDurationMs / 1000}s`);
+    }).then(
+      (v) => (v === TIMED_OUT || timedOut
+        ? this.finish(entry, idText, reqNo, start, undefined, processingLimitError(), true)
+        : this.finish(entry, idText, reqNo, start, v, undefined)),
+      (e: unknown) => this.finish(entry, idText, reqNo, start, undefined, e),
+    );
+  }
+
+  /** Records metrics and logs for one call and builds its answer (null for a notification). */
+  private finish(entry: Entry, idText: string | undefined, reqNo: number, start: number, result: unknown, error: unknown, timedOut = false): Answer {
+    const name = entry.method.name;
+    let text: string | undefined;
+    let status: string;
+    if (error === undefined) {
+      let resultText: string | undefined;
+      try {
+        resultText = result instanceof RawJson ? result.json : JSON.stringify(result);
+      } catch (e) {
+        error = e;
+      }
+      if (error === undefined) {
+        status = isFailedResult(result) ? 'error' : 'ok';
+        if (idText !== undefined) text = `{"jsonrpc":"2.0","id":${idText},"result":${resultText ?? 'null'}}`;
+      }
+    }
+    if (error !== undefined) {
+      let rpcError: RpcError;
+      if (error instanceof RpcError) {
+        rpcError = error;
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        rpcError = new RpcError(ErrorCode.internalError, message);
+        this.logger?.error({ subsys: 'jsonrpc', method: name, json_req: idText, err: error }, 'JSON-RPC method failed');
+      }
+      status = statusLabelForCode(rpcError.code);
+      if (idText !== undefined) text = errorResponseText(idText, rpcError.code, rpcError.message, rpcError.data);
+    }
+    const ms = performance.now() - start;
+    if (!timedOut && ms > entry.gate.warnMs) {
+      this.metrics?.methodWarning(name);
+      this.logger?.info({ subsys: 'jsonrpc', method: name }, `Request processing for ${name} exceed warning threshold of ${entry.gate.warnMs / 1000}s`);
+    }
+    this.metrics?.observeRequest(name, status!, ms / 1000);
+    const logger = this.logger;
+    if (logger !== undefined && logger.levelVal <= 30) {
+      logger.info({ subsys: 'jsonrpc', req: reqNo, json_req: idText, method: name, duration: formatDuration(ms), status: status! }, 'finished JSONRPC request');
+    }
+    return text ?? null;
+  }
+}
+
+/** What jrpc2 can decode into its Error type: an object with an integer `code` and string `message` (both optional). */
+function isErrorObject(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const e = v as { code?: unknown; message?: unknown };
+  if (e.code !== undefined && e.code !== null && !Number.isInteger(e.code)) return false;
+  if (e.message !== undefined && e.message !== null && typeof e.message !== 'string') return false;
+  return true;
+}
+
+/** A result that reports failure in its own `error` field (simulateTransaction): metrics status "error". */
+function isFailedResult(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && typeof (result as { error?: unknown }).error === 'string'
+    && (result as { error: string }).error !== '';
+}
+
+function joinBatch(parts: readonly Answer[]): Answer {
+  let out = '';
+  for (const p of parts) {
+    if (p === null) continue;
+    out += out === '' ? '[' + p : ',' + p;
+  }
+  return out === '' ? null : out + ']';
+}

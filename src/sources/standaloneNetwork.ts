@@ -1,0 +1,189 @@
+// The embedded standalone network: one process that is the whole network. It owns the transaction
+// queue and closes ledgers on a cadence (or as soon as something is queued, in instant mode); every
+// closed ledger goes through the same ingestion as a real network's, and the RPC methods only ever
+// see what ingestion stored.
+import { xdr } from '@stellar/stellar-sdk';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/types.ts';
+import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
+import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, toHex } from '../xdr/codec.ts';
+import { decodeEnvelope } from '../xdr/transactions.ts';
+import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
+import { ledgerKeyOf } from '../ledger/entryKeys.ts';
+import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
+import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
+import { TransactionQueue } from '../ledger/transactionQueue.ts';
+import { checkTransaction } from '../ledger/validation.ts';
+import { closeLedger } from '../ledger/closeLedger.ts';
+import { transactionResult } from '../ledger/closeLedger.ts';
+import { genesisLedger } from '../ledger/genesis.ts';
+import type { LedgerContext } from '../ledger/ops/types.ts';
+
+export interface IngestObserver { (type: string, seconds: number): void }
+
+export class StandaloneNetwork implements TransactionSubmitter {
+  readonly networkId: Uint8Array;
+  private readonly store: Store;
+  private readonly config: Config;
+  private readonly log: Logger;
+  private readonly queue: TransactionQueue;
+  private readonly state: EntrySource;
+  private timer: NodeJS.Timeout | undefined;
+  private eagerClose: NodeJS.Immediate | undefined;
+  private closing = false;
+  private stopped = false;
+  private readonly ledgerWaiters: Array<{ seq: number; resolve: () => void }> = [];
+  private readonly observeIngestion: IngestObserver;
+  private readonly onLedger: (seq: number) => void;
+
+  constructor(opts: { store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void }) {
+    this.store = opts.store;
+    this.config = opts.config;
+    this.log = opts.logger;
+    this.networkId = networkIdOf(opts.config.networkPassphrase);
+    this.queue = new TransactionQueue(opts.config.transactionQueueLimit);
+    this.observeIngestion = opts.observeIngestion ?? (() => {});
+    this.onLedger = opts.onLedger ?? (() => {});
+    this.state = { getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; } };
+  }
+
+  /** Creates ledger 1 on an empty store; on a non-empty one checks it belongs to this network. */
+  init(): void {
+    const stored = this.store.metadata('networkPassphrase');
+    if (stored !== undefined && stored !== this.config.networkPassphrase) {
+      throw new Error(`database belongs to network "${stored}", not "${this.config.networkPassphrase}"`);
+    }
+    if (this.store.latestLedger()) return;
+    const genesis = genesisLedger(this.networkId, { closeTime: BigInt(Math.floor(Date.now() / 1000)), maxTxSetSize: this.config.maxTxSetSize });
+    const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
+    const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
+    for (const e of genesis.entries) {
+      batch.entryWrites.push({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
+    }
+    this.store.setMetadata('networkPassphrase', this.config.networkPassphrase);
+    this.store.ingest(batch, this.config.historyRetentionWindow);
+    this.log.info({ ledger: 1 }, 'created the genesis ledger');
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.closeLedgerNow();
+      this.timer = setTimeout(tick, this.config.ledgerCloseInterval);
+    };
+    this.timer = setTimeout(tick, this.config.ledgerCloseInterval);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.eagerClose) clearImmediate(this.eagerClose);
+  }
+
+  /** The ledger a transaction submitted now would be validated for. */
+  private nextLedgerContext(): LedgerContext {
+    const latest = this.latestHeader();
+    return {
+      ledgerSeq: latest.header.ledgerSeq + 1,
+      closeTime: this.nextCloseTime(latest.header.scpValue.closeTime),
+      protocolVersion: latest.header.ledgerVersion,
+      baseReserve: latest.header.baseReserve,
+      baseFee: latest.header.baseFee,
+      networkId: this.networkId,
+    };
+  }
+
+  private latestHeader(): xdr.LedgerHeaderHistoryEntryWire {
+    const row = this.store.latestLedger();
+    if (!row) throw new Error('the standalone network has no ledger yet');
+    return xdr.LedgerHeaderHistoryEntry.schema.decode(row.header);
+  }
+
+  /** Close times never go backwards; several ledgers may share a second in instant mode. */
+  private nextCloseTime(prev: bigint): bigint {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    return now > prev ? now : prev;
+  }
+
+  async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
+    return this.submitFrame(frameOf(decodeEnvelope(envelopeXdr), this.networkId));
+  }
+
+  submitFrame(frame: TransactionFrame): SubmitResult {
+    const hash = frame.hash;
+    const admission = this.queue.admit(frame);
+    if (admission.status !== 'PENDING') return { status: admission.status, hash };
+    if (this.store.transactionByHash(hash)) return { status: 'DUPLICATE', hash };
+    const ledger = this.nextLedgerContext();
+    const ltx = new LedgerTxn(this.state, ledger.ledgerSeq);
+    const pendingFees = this.queue.pendingFees(toHex(frame.feeSourceId.ed25519), admission.replaces);
+    const check = checkTransaction(frame, ltx, { ledger, applying: false, pendingFees });
+    ltx.rollback();
+    const invalid = check.outer ?? check.inner;
+    if (invalid) {
+      const result = transactionResult(frame, frame.declaredFee, invalid.code, invalid.opResults, check.outer !== null);
+      return { status: 'ERROR', hash, errorResult: xdr.TransactionResult.schema.encode(result) };
+    }
+    this.queue.add(frame, admission.replaces);
+    if (this.config.closeMode === 'instant' && !this.eagerClose) {
+      this.eagerClose = setImmediate(() => { this.eagerClose = undefined; this.closeLedgerNow(); });
+    }
+    return { status: 'PENDING', hash };
+  }
+
+  /** Closes one ledger with what is queued and ingests it. Synchronous: nothing interleaves with a close. */
+  closeLedgerNow(): number {
+    if (this.closing || this.stopped) return this.latestHeader().header.ledgerSeq;
+    this.closing = true;
+    try {
+      const started = performance.now();
+      const prev = this.latestHeader();
+      const frames = this.queue.take(this.config.maxTxSetSize);
+      const closed = closeLedger({ header: prev.header, hash: prev.hash }, frames, this.state, {
+        closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId,
+      });
+      const bytes = xdr.LedgerCloseMeta.schema.encode(closed.meta);
+      const applied = performance.now();
+      const batch = ledgerToBatch({ bytes, meta: closed.meta }, this.networkId);
+      this.store.ingest(batch, this.config.historyRetentionWindow);
+      this.queue.ledgerClosed(frames);
+      const done = performance.now();
+      this.observeIngestion('apply', (applied - started) / 1000);
+      this.observeIngestion('total', (done - applied) / 1000);
+      const seq = closed.header.ledgerSeq;
+      this.log.debug({ ledger: seq, transactions: frames.length, applyMs: applied - started, ingestMs: done - applied }, 'closed ledger');
+      this.onLedger(seq);
+      this.notifyLedger(seq);
+      return seq;
+    } finally {
+      this.closing = false;
+    }
+  }
+
+  /** Resolves once ledger `seq` is stored. */
+  waitForLedger(seq: number): Promise<void> {
+    const latest = this.store.latestLedger()?.sequence ?? 0;
+    if (latest >= seq) return Promise.resolve();
+    return new Promise((resolve) => this.ledgerWaiters.push({ seq, resolve }));
+  }
+
+  /** Resolves once the transaction is stored, or rejects when it left the queue without getting in. */
+  async waitForTransaction(hashHex: string, maxLedgers = 10): Promise<void> {
+    const hash = Buffer.from(hashHex, 'hex');
+    let seq = this.store.latestLedger()?.sequence ?? 0;
+    for (let i = 0; i < maxLedgers; i++) {
+      if (this.store.transactionByHash(hash)) return;
+      if (!this.queue.has(hashHex)) break;
+      seq++;
+      await this.waitForLedger(seq);
+    }
+    if (!this.store.transactionByHash(hash)) throw new Error(`transaction ${hashHex} was not included`);
+  }
+
+  private notifyLedger(seq: number): void {
+    for (let i = this.ledgerWaiters.length - 1; i >= 0; i--) {
+      if (this.ledgerWaiters[i].seq <= seq) { this.ledgerWaiters[i].resolve(); this.ledgerWaiters.splice(i, 1); }
+    }
+  }
+}

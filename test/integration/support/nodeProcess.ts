@@ -1,0 +1,67 @@
+// Runs lumen-rpc as a child process, the way users run it, on a free loopback port and a fresh
+// database, and waits until it answers JSON-RPC.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+
+export interface NodeProcess {
+  url: string;
+  dbPath: string;
+  child: ChildProcess;
+  output(): string;
+  /** JSON-RPC call returning the whole response object. */
+  rpc(method: string, params?: unknown): Promise<any>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export async function startNodeProcess(opts: { args?: string[]; dbPath?: string; port?: number } = {}): Promise<NodeProcess> {
+  const port = opts.port ?? await freePort();
+  const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
+  const args = ['src/cli/main.ts', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const url = `http://127.0.0.1:${port}`;
+  const rpc = async (method: string, params?: unknown) => {
+    const res = await fetch(url, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return res.json();
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`lumen-rpc exited with ${child.exitCode}:\n${out}`);
+    try {
+      const r: any = await rpc('getLatestLedger');
+      if (r.result) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`lumen-rpc did not start:\n${out}`); }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url, dbPath, child, rpc,
+    output: () => out,
+    stop: (signal: NodeJS.Signals = 'SIGTERM') => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+      child.kill(signal);
+    }),
+  };
+}

@@ -11,7 +11,7 @@ export interface LoadResult {
 
 const req = JSON.parse(process.argv[2]!) as LoadRequest;
 let rpcErrors = 0;
-const instance = autocannon({
+autocannon({
   url: req.url,
   method: 'POST',
   headers: { 'content-type': 'application/json' },
@@ -21,8 +21,8 @@ const instance = autocannon({
   // A JSON-RPC error still comes back as HTTP 200: without looking at the body a server that only
   // answered errors would look fast. A substring check keeps the generator's own cost small.
   requests: [{ onResponse: (_status, body) => { if (body.includes('"error"')) rpcErrors++; } }],
-});
-instance.on('done', (r) => {
+}, (err, r) => {
+  if (err) throw err;
   const out: LoadResult = {
     requests: r.requests.total,
     rps: r.requests.total / (r.duration || req.durationSec),

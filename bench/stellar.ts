@@ -23,7 +23,7 @@ export function signFast(tx: Transaction, kp: Keypair): void {
     nativeKeys.set(kp, key);
   }
   const signature = sign(null, tx.hash(), key);
-  tx.signatures.push(new xdr.DecoratedSignature({ hint: kp.signatureHint(), signature }));
+  tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: kp.signatureHint(), signature }));
 }
 
 /** A signed transaction ready to send: its envelope and its hash (hex, as getTransaction wants). */
@@ -31,7 +31,7 @@ export interface SignedTx { envelope: string; hash: string }
 
 function finish(tx: Transaction, kp: Keypair): SignedTx {
   signFast(tx, kp);
-  return { envelope: tx.toEnvelope().toXDR('base64'), hash: tx.hash().toString('hex') };
+  return { envelope: tx.toXDR(), hash: Buffer.from(tx.hash()).toString('hex') };
 }
 
 /** `seq` is the account's current sequence number; the transaction uses seq + 1. */
@@ -56,7 +56,8 @@ export function createAccountsTx(source: Keypair, seq: bigint, destinations: rea
 }
 
 export function accountKey(publicKey: string): string {
-  return xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(publicKey).xdrAccountId() })).toXDR('base64');
+  const key = xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(publicKey) } } });
+  return Buffer.from(key).toString('base64');
 }
 
 /** Current sequence numbers, read with getLedgerEntries in pages (the method caps keys per call). */
@@ -68,8 +69,9 @@ export async function sequences(rpc: RpcClient, publicKeys: readonly string[]): 
     const keys = publicKeys.slice(i, i + PAGE).map(accountKey);
     pages.push(rpc.call<{ entries?: { xdr: string }[] }>('getLedgerEntries', { keys }).then((r) => {
       for (const e of r.entries ?? []) {
-        const a = xdr.LedgerEntryData.fromXDR(e.xdr, 'base64').account();
-        out.set(StrKey.encodeEd25519PublicKey(a.accountId().ed25519()), BigInt(a.seqNum().toString()));
+        const data = xdr.LedgerEntryData.schema.decode(Buffer.from(e.xdr, 'base64'));
+        if (data.type !== 0) continue;
+        out.set(StrKey.encodeEd25519PublicKey(Buffer.from(data.account.accountId.ed25519)), data.account.seqNum);
       }
     }));
   }

@@ -5,10 +5,10 @@ import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerHead
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
-import { opHandlers } from './ops/index.ts';
+import { opHandlers, operationResultOf } from './ops/index.ts';
 import { feeEvent } from './sacEvents.ts';
 import { TxCode } from './resultCodes.ts';
-import { muxedToAccountId } from '../xdr/codec.ts';
+import { muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
 
@@ -45,8 +45,16 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
     return { charged, changes: ltx.commit() };
   });
 
+  // AccountMerge must not merge an account that still has a later transaction in this ledger
+  const maxSeq = new Map<string, bigint>();
+  for (const f of frames) {
+    const id = toHex(f.sourceId.ed25519);
+    if ((maxSeq.get(id) ?? -1n) < f.tx.seqNum) maxSeq.set(id, f.tx.seqNum);
+  }
+  const maxSeqNumToApply = (account: AccountId): bigint | undefined => maxSeq.get(toHex(account.ed25519));
+
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = frames.map((frame, i) => {
-    const { result, meta } = applyTransaction(frame, root, ledger, fees[i].charged);
+    const { result, meta } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply);
     return {
       ext: { v: 0 },
       result: { transactionHash: frame.hash, result },
@@ -104,7 +112,8 @@ function stateHash(prev: Uint8Array, root: LedgerTxn): Uint8Array {
   return sha256(...parts);
 }
 
-function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint):
+function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined):
   { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire } {
   const txLtx = root.nest();
   const check = checkTransaction(frame, txLtx, { ledger, applying: true });
@@ -121,7 +130,7 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
     opResults = invalid.opResults;
     txLtx.commit();
   } else {
-    const applied = applyOperations(frame, txLtx, ledger);
+    const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply);
     opResults = applied.results;
     if (applied.success) {
       code = TxCode.SUCCESS;
@@ -140,7 +149,8 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
 }
 
 /** Applies every operation in its own nested state; any failure discards all of them. */
-function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext) {
+function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext,
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined) {
   const opsLtx = txLtx.nest();
   const results: xdr.OperationResultWire[] = [];
   const metas: xdr.OperationMetaV2Wire[] = [];
@@ -152,9 +162,9 @@ function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: Ledg
     const events: xdr.ContractEventWire[] = [];
     const outcome = handler.apply(op.body, {
       ltx, ledger, sourceMuxed, source: muxedToAccountId(sourceMuxed), txMemo: frame.tx.memo, events,
-      opIndex, txSeqNum: frame.tx.seqNum, txSourceId: frame.sourceId,
+      opIndex, txSeqNum: frame.tx.seqNum, txSourceId: frame.sourceId, maxSeqNumToApply,
     });
-    results.push({ code: 0, tr: outcome.tr });
+    results.push(operationResultOf(outcome));
     if (outcome.success) {
       metas.push({ ext: { v: 0 }, changes: ltx.commit(), events });
     } else {

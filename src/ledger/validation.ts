@@ -7,7 +7,7 @@ import { accountSigners, SignatureChecker, thresholdBytes } from './signatures.t
 import { availableBalance } from './reserves.ts';
 import { OpCode, TxCode, MAX_OPS_PER_TX } from './resultCodes.ts';
 import type { TransactionFrame } from './transactionFrame.ts';
-import { opHandlers } from './ops/index.ts';
+import { opHandlers, operationResultOf } from './ops/index.ts';
 import type { LedgerContext, ThresholdLevel } from './ops/types.ts';
 
 export type OperationResult = xdr.OperationResultWire;
@@ -120,7 +120,7 @@ function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: Signatur
       return { code: OpCode.BAD_AUTH };
     }
     const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed });
-    if (invalid && !invalid.success) { failed = true; return { code: 0, tr: invalid.tr }; }
+    if (invalid && !invalid.success) { failed = true; return operationResultOf(invalid); }
     return { code: 0, tr: successResult(op.body.type) };
   });
   return failed ? results : null;

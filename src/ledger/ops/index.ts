@@ -19,6 +19,7 @@
 // new sponsorships can arise; the handlers still honour liabilities and sponsorship counters that
 // existing entries carry.
 import type { xdr } from '@stellar/stellar-sdk';
+import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { createAccount } from './createAccount.ts';
 import { payment } from './payment.ts';
@@ -30,16 +31,41 @@ import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
 
+const OP_NO_ACCOUNT = -2;
+
+/**
+ * What stellar-core's OperationFrame::apply does around every operation: the source account must
+ * still exist (an earlier operation may have merged it) or the result is opNO_ACCOUNT, and the
+ * operation's own validity checks run again before it is applied.
+ */
+function asApplied<B extends xdr.OperationBodyWire>(h: OpHandler<B>, arm: string): OpHandler<B> {
+  return {
+    threshold: (body) => h.threshold(body),
+    checkValid: (body, ctx) => h.checkValid(body, ctx),
+    apply(body, ctx) {
+      if (!ctx.ltx.exists(accountKey(ctx.source))) {
+        const placeholder = { type: body.type, [arm]: { code: -1 } } as unknown as xdr.OperationResultTrWire;
+        return { tr: placeholder, success: false, code: OP_NO_ACCOUNT };
+      }
+      return h.checkValid(body, ctx) ?? h.apply(body, ctx);
+    },
+  };
+}
+
+/**
+ * Handlers by OperationType. `apply` includes the source-exists check (opNO_ACCOUNT) and re-runs
+ * `checkValid`, so the applier needs only call `apply` and map the outcome with `operationResultOf`.
+ */
 export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> = {
-  0: createAccount,
-  1: payment,
-  5: setOptions,
-  6: changeTrust,
-  7: allowTrust,
-  8: accountMerge,
-  10: manageData,
-  11: bumpSequence,
-  21: setTrustLineFlags,
+  0: asApplied(createAccount, 'createAccountResult'),
+  1: asApplied(payment, 'paymentResult'),
+  5: asApplied(setOptions, 'setOptionsResult'),
+  6: asApplied(changeTrust, 'changeTrustResult'),
+  7: asApplied(allowTrust, 'allowTrustResult'),
+  8: asApplied(accountMerge, 'accountMergeResult'),
+  10: asApplied(manageData, 'manageDataResult'),
+  11: asApplied(bumpSequence, 'bumpSeqResult'),
+  21: asApplied(setTrustLineFlags, 'setTrustLineFlagsResult'),
 };
 
 /** OperationType numbers with a handler, ascending. */
@@ -47,7 +73,8 @@ export const supportedOperationTypes: readonly number[] = Object.keys(opHandlers
 
 /**
  * The OperationResult for an outcome (from `apply` or `checkValid`): `{code: opINNER, tr}`, or the
- * bare top-level code (opNOT_SUPPORTED, opTOO_MANY_SUBENTRIES, opTOO_MANY_SPONSORING) when set.
+ * bare top-level code (opNO_ACCOUNT, opNOT_SUPPORTED, opTOO_MANY_SUBENTRIES, opTOO_MANY_SPONSORING)
+ * when set.
  */
 export function operationResultOf(outcome: OpOutcome): xdr.OperationResultWire {
   return outcome.code !== undefined ? { code: outcome.code } : { code: 0, tr: outcome.tr };

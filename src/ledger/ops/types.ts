@@ -47,11 +47,11 @@ export interface OpOutcome {
   success: boolean;
   /**
    * Set (only on failure) when the result is an OperationResult code other than opINNER:
-   * opNOT_SUPPORTED (-3), opTOO_MANY_SUBENTRIES (-4) or opTOO_MANY_SPONSORING (-6). The applier
-   * must then emit `{ code }` and ignore `tr`, which is a placeholder. `operationResultOf` in
-   * ./index.ts does this mapping.
+   * opNO_ACCOUNT (-2), opNOT_SUPPORTED (-3), opTOO_MANY_SUBENTRIES (-4) or opTOO_MANY_SPONSORING
+   * (-6). The applier must then emit `{ code }` and ignore `tr`, which is a placeholder.
+   * `operationResultOf` in ./index.ts does this mapping.
    */
-  code?: -3 | -4 | -6;
+  code?: -2 | -3 | -4 | -6;
 }
 
 export interface OpHandler<Body = xdr.OperationBodyWire> {

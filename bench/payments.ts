@@ -1,0 +1,117 @@
+// Payments applied per second, end to end: a payment counts only once getTransaction reports it
+// SUCCESS, so submission, admission, ledger close, ingestion and the query path are all inside
+// the measured time.
+//
+// The queue admits one pending transaction per source account per ledger, so throughput needs many
+// source accounts: each account is a "lane" that sends its next payment as soon as its previous one
+// is confirmed. All lanes share at most IN_FLIGHT HTTP requests, like a fleet of clients behind a
+// connection pool. Transactions are built and signed before the clock starts: client-side signing
+// would otherwise compete with the server for the same two cores.
+import { Keypair } from '@stellar/stellar-sdk';
+import { LedgerWatcher } from './ledgerWatcher.ts';
+import { RpcClient } from './rpcClient.ts';
+import { createAccountsTx, paymentTx, rootKeypair, send, sequences, submitAndWait, type SignedTx, type TxStatus } from './stellar.ts';
+
+const IN_FLIGHT = 64;
+const OPS_PER_TX = 100;
+
+export interface Accounts { keys: Keypair[]; seqs: bigint[] }
+
+/**
+ * Creates `n` funded accounts in two ledgers: the root account (one transaction per ledger, by the
+ * queue rule) creates up to 100 funders, then every funder creates up to 100 accounts, all in the
+ * same ledger. Creating them all from root would take n/100 ledgers.
+ */
+export async function createAccounts(url: string, n: number): Promise<Accounts> {
+  const rpc = new RpcClient(url, IN_FLIGHT);
+  try {
+    const root = rootKeypair();
+    const funders = Array.from({ length: Math.ceil(n / OPS_PER_TX) }, () => Keypair.random());
+    if (funders.length > OPS_PER_TX) throw new Error(`at most ${OPS_PER_TX * OPS_PER_TX} accounts`);
+    const rootSeq = (await sequences(rpc, [root.publicKey()])).get(root.publicKey())!;
+    await submitAndWait(rpc, createAccountsTx(root, rootSeq, funders.map((f) => f.publicKey()), '1000000'));
+
+    const keys = Array.from({ length: n }, () => Keypair.random());
+    const funderSeqs = await sequences(rpc, funders.map((f) => f.publicKey()));
+    await Promise.all(funders.map((f, i) => submitAndWait(rpc, createAccountsTx(
+      f, funderSeqs.get(f.publicKey())!, keys.slice(i * OPS_PER_TX, (i + 1) * OPS_PER_TX).map((k) => k.publicKey()), '1000'))));
+
+    const seqs = await sequences(rpc, keys.map((k) => k.publicKey()));
+    return { keys, seqs: keys.map((k) => seqs.get(k.publicKey())!) };
+  } finally {
+    rpc.close();
+  }
+}
+
+export interface PaymentsResult {
+  payments: number;        // confirmed SUCCESS
+  seconds: number;         // first send to last SUCCESS seen
+  perSecond: number;
+  pending: number;         // sendTransaction answers, by status
+  tryAgainLater: number;
+  duplicate: number;
+  errors: number;          // sendTransaction ERROR or FAILED results
+  notFoundPolls: number;   // getTransaction NOT_FOUND (asked before the payment's ledger was queryable)
+  ledgers: number;         // ledgers closed during the run
+}
+
+/**
+ * Sends `rounds` payments from every account (account i pays account i+1) and waits until all are
+ * queryable. Advances `accounts.seqs` so that runs can follow each other on the same server.
+ */
+export async function runPayments(url: string, accounts: Accounts, rounds: number, timeLimitMs = 120_000): Promise<PaymentsResult> {
+  const { keys, seqs } = accounts;
+  const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) =>
+    paymentTx(k, seqs[i] + BigInt(r), keys[(i + 1) % keys.length].publicKey())));
+
+  const rpc = new RpcClient(url, IN_FLIGHT);
+  const watcher = new LedgerWatcher(url);
+  await watcher.start();
+  const firstLedger = watcher.latest;
+  const counts = { pending: 0, tryAgainLater: 0, duplicate: 0, errors: 0, notFoundPolls: 0, success: 0 };
+  let lastSuccess = 0;
+
+  const t0 = performance.now();
+  const deadline = Date.now() + timeLimitMs;
+
+  const lane = async (laneTxs: SignedTx[]): Promise<void> => {
+    for (const tx of laneTxs) {
+      let seen: number;
+      for (;;) {
+        seen = watcher.latest;
+        const s = await send(rpc, tx);
+        if (s.status === 'PENDING') { counts.pending++; break; }
+        if (s.status === 'DUPLICATE') { counts.duplicate++; break; }
+        if (s.status === 'TRY_AGAIN_LATER') { counts.tryAgainLater++; await watcher.after(seen, deadline); continue; }
+        counts.errors++;
+        throw new Error(`sendTransaction ${s.status}: ${s.errorResultXdr ?? ''}`);
+      }
+      // It cannot be in a ledger that had closed before it was accepted: sleep until a new one.
+      for (;;) {
+        await watcher.after(seen, deadline);
+        seen = watcher.latest;
+        const r = await rpc.call<TxStatus>('getTransaction', { hash: tx.hash });
+        if (r.status === 'SUCCESS') { counts.success++; lastSuccess = performance.now(); break; }
+        if (r.status === 'FAILED') { counts.errors++; throw new Error(`payment ${tx.hash} failed: ${r.resultXdr}`); }
+        counts.notFoundPolls++;
+      }
+    }
+  };
+
+  try {
+    const results = await Promise.allSettled(txs.map(lane));
+    const failure = results.find((r) => r.status === 'rejected');
+    if (failure) throw (failure as PromiseRejectedResult).reason;
+  } finally {
+    watcher.stop();
+    rpc.close();
+  }
+  for (let i = 0; i < seqs.length; i++) seqs[i] += BigInt(rounds);
+
+  const seconds = (lastSuccess - t0) / 1000;
+  return {
+    payments: counts.success, seconds, perSecond: counts.success / seconds,
+    pending: counts.pending, tryAgainLater: counts.tryAgainLater, duplicate: counts.duplicate,
+    errors: counts.errors, notFoundPolls: counts.notFoundPolls, ledgers: watcher.latest - firstLedger,
+  };
+}

@@ -1,0 +1,182 @@
+// `npm run bench`: measures lumen-rpc against the issue's acceptance criteria and writes
+// BENCHMARKS.md. The machine is small (2 cores) and shared, so:
+//  - every figure is the median of several runs;
+//  - HTTP throughput is reported as a ratio to a bare node:http server measured in the same run,
+//    interleaved round by round with the server under test, so background noise hits both alike;
+//  - every loop is bounded in count and time, and a section that fails is reported as NOT RUN
+//    rather than aborting the others.
+// `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
+import { writeFileSync } from 'node:fs';
+import { startBaselineServer } from './baselineServer.ts';
+import { runLoad, rpcBody, type LoadResult } from './httpLoad.ts';
+import { latencyFixture, runLatency } from './latency.ts';
+import { describeMachine } from './machine.ts';
+import { createAccounts, runPayments, type PaymentsResult } from './payments.ts';
+import { toConsole, toMarkdown, verdict, type Report, type Row } from './report.ts';
+import { startServer, type NodeProcess } from './serverProcess.ts';
+import { accountKey, rootKeypair } from './stellar.ts';
+import { measureStartup } from './startup.ts';
+import { fmt, median } from './stats.ts';
+
+const QUICK = process.argv.includes('--quick');
+const CFG = QUICK
+  ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30 }
+  : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200 };
+const CONNECTIONS = 64;
+const OUT = new URL('../BENCHMARKS.md', import.meta.url);
+
+const TARGETS = { startupMs: 1000, latestLedgerRatio: 0.5, ledgerEntriesRatio: 0.3, paymentsPerSec: 1000, latencyMs: 50 };
+
+const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+const rows: Row[] = [];
+const details: string[] = [];
+
+async function withServer<T>(server: Promise<NodeProcess>, fn: (s: NodeProcess) => Promise<T>): Promise<T> {
+  const s = await server;
+  try { return await fn(s); } finally { await s.stop(); }
+}
+
+/** Runs one section; a failure becomes NOT RUN rows and an explanation instead of ending the bench. */
+async function section(name: string, fallbackRows: string[], fn: () => Promise<void>): Promise<void> {
+  log(`${name}...`);
+  const t0 = performance.now();
+  try {
+    await fn();
+  } catch (e) {
+    const why = (e as Error).message.split('\n').slice(0, 6).join(' / ');
+    log(`${name} failed: ${why}`);
+    for (const metric of fallbackRows) rows.push({ metric, value: '—', target: '', verdict: 'NOT RUN' });
+    details.push(`### ${name}`, '', `Not measured: \`${why}\``, '');
+  }
+  log(`${name} done in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+}
+
+const loadCell = (rps: number[], p99: number[]) => `${fmt(median(rps))} req/s, p99 ${fmt(median(p99), 0)} ms`;
+const bad = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.rpcErrors;
+
+async function startupSection(): Promise<void> {
+  const ms: number[] = [];
+  for (let i = 0; i < CFG.starts; i++) ms.push(await measureStartup());
+  const med = median(ms);
+  rows.push({ metric: 'Start to first getLatestLedger (fresh database)', value: `${fmt(med, 0)} ms`, target: `< ${TARGETS.startupMs} ms`, verdict: verdict(med < TARGETS.startupMs) });
+  details.push('### Start to first response', '', `${ms.length} starts, ms: ${ms.map((x) => fmt(x, 0)).join(', ')}`, '');
+}
+
+async function httpSection(): Promise<void> {
+  const baseline = await startBaselineServer();
+  try {
+    await withServer(startServer(), async (node) => {
+      const targets = [
+        { name: 'node:http baseline', url: baseline.url, body: rpcBody('getLatestLedger') },
+        { name: 'getLatestLedger', url: `${node.url}/`, body: rpcBody('getLatestLedger') },
+        { name: 'getLedgerEntries (1 account)', url: `${node.url}/`, body: rpcBody('getLedgerEntries', { keys: [accountKey(rootKeypair().publicKey())] }) },
+      ];
+      // A request that answers an error is no measurement: check each body once before loading it.
+      for (const t of targets.slice(1)) {
+        const r = await node.rpc(JSON.parse(t.body).method, JSON.parse(t.body).params);
+        if (!r.result) throw new Error(`${t.name} answered ${JSON.stringify(r)}`);
+        if (t.name.startsWith('getLedgerEntries') && r.result.entries?.length !== 1) throw new Error(`${t.name} found no entry`);
+      }
+      // warm-up: JIT and connection setup belong to neither target's numbers
+      for (const t of targets) await runLoad({ url: t.url, body: t.body, connections: CONNECTIONS, durationSec: CFG.warmupSec });
+      const res = targets.map(() => [] as LoadResult[]);
+      for (let round = 0; round < CFG.loadRounds; round++) {
+        for (let i = 0; i < targets.length; i++) {
+          res[i].push(await runLoad({ url: targets[i].url, body: targets[i].body, connections: CONNECTIONS, durationSec: CFG.loadSec }));
+        }
+        log(`  round ${round + 1}/${CFG.loadRounds}: ${targets.map((t, i) => `${t.name} ${fmt(res[i][round].rps)}`).join(', ')}`);
+      }
+      const rps = res.map((rs) => rs.map((r) => r.rps));
+      const p99 = res.map((rs) => rs.map((r) => r.p99));
+      // ratio per round (same background noise for both), then the median of those
+      const ratio = (i: number) => median(rps[i].map((x, round) => x / rps[0][round]));
+      const errors = res.map((rs) => rs.reduce((a, r) => a + bad(r), 0));
+      rows.push({ metric: `node:http baseline, ${CONNECTIONS} connections`, value: loadCell(rps[0], p99[0]), ratio: '1.00', target: 'reference (issue quotes ~74,000 req/s)', verdict: 'n/a' });
+      const goals = [TARGETS.latestLedgerRatio, TARGETS.ledgerEntriesRatio];
+      for (let i = 1; i < targets.length; i++) {
+        const r = ratio(i);
+        rows.push({
+          metric: `${targets[i].name}, ${CONNECTIONS} connections`, value: loadCell(rps[i], p99[i]), ratio: `${r.toFixed(2)}x`,
+          target: `>= ${goals[i - 1]}x baseline`, verdict: errors[i] ? 'FAIL' : verdict(r >= goals[i - 1]),
+        });
+      }
+      details.push('### HTTP throughput', '',
+        `${CFG.loadRounds} rounds of ${CFG.loadSec} s per target, interleaved (baseline, getLatestLedger, getLedgerEntries, repeat), after a ${CFG.warmupSec} s warm-up each.`, '',
+        '| Target | req/s per round | p99 ms per round | errors/non-2xx/JSON-RPC errors |', '|---|---|---|---|',
+        ...targets.map((t, i) => `| ${t.name} | ${rps[i].map((x) => fmt(x)).join(', ')} | ${p99[i].join(', ')} | ${errors[i]} |`), '');
+    });
+  } finally {
+    await baseline.stop();
+  }
+}
+
+async function paymentsSection(): Promise<void> {
+  await withServer(startServer({ closeMode: 'interval', closeIntervalMs: 1000 }), async (node) => {
+    const t0 = performance.now();
+    const accounts = await createAccounts(node.url, CFG.accounts);
+    log(`  ${CFG.accounts} accounts funded in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+    const runs: PaymentsResult[] = [];
+    for (let i = 0; i < CFG.paymentRuns; i++) {
+      const r = await runPayments(node.url, accounts, CFG.paymentRounds);
+      runs.push(r);
+      log(`  run ${i + 1}/${CFG.paymentRuns}: ${r.payments} payments in ${fmt(r.seconds, 2)} s = ${fmt(r.perSecond)}/s over ${r.ledgers} ledgers (PENDING ${r.pending}, TRY_AGAIN_LATER ${r.tryAgainLater})`);
+    }
+    const med = median(runs.map((r) => r.perSecond));
+    const sum = (k: keyof PaymentsResult) => runs.reduce((a, r) => a + r[k], 0);
+    rows.push({ metric: 'Payments applied and queryable (interval mode, 1 s ledgers)', value: `${fmt(med)} /s`, target: `>= ${TARGETS.paymentsPerSec.toLocaleString('en-US')} /s`, verdict: verdict(med >= TARGETS.paymentsPerSec) });
+    details.push('### Payments per second', '',
+      `${CFG.accounts} source accounts, ${CFG.paymentRounds} payments each per run (each account sends its next payment once the previous is SUCCESS), at most 64 requests in flight; ${runs.length} runs on one server.`, '',
+      '| Run | Payments | Seconds | Payments/s | Ledgers | PENDING | TRY_AGAIN_LATER | DUPLICATE | errors | NOT_FOUND polls |', '|---|---|---|---|---|---|---|---|---|---|',
+      ...runs.map((r, i) => `| ${i + 1} | ${r.payments} | ${fmt(r.seconds, 2)} | ${fmt(r.perSecond)} | ${r.ledgers} | ${r.pending} | ${r.tryAgainLater} | ${r.duplicate} | ${r.errors} | ${r.notFoundPolls} |`),
+      '', `sendTransaction answers over all runs: PENDING ${sum('pending')}, TRY_AGAIN_LATER ${sum('tryAgainLater')}, DUPLICATE ${sum('duplicate')}.`, '');
+  });
+}
+
+async function latencySection(): Promise<void> {
+  await withServer(startServer({ closeMode: 'instant' }), async (node) => {
+    const fixture = await latencyFixture(node.url);
+    const p50s: number[] = [];
+    const p99s: number[] = [];
+    try {
+      for (let i = 0; i < CFG.latencyRuns; i++) {
+        const r = await runLatency(fixture, CFG.latencyCount);
+        p50s.push(r.p50);
+        p99s.push(r.p99);
+        log(`  run ${i + 1}/${CFG.latencyRuns}: p50 ${fmt(r.p50, 1)} ms, p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 1)} ms`);
+      }
+    } finally {
+      fixture.rpc.close();
+    }
+    const p50 = median(p50s);
+    const p99 = median(p99s);
+    rows.push({ metric: 'Submit to SUCCESS, p50 (instant mode)', value: `${fmt(p50, 1)} ms`, target: `< ${TARGETS.latencyMs} ms`, verdict: verdict(p50 < TARGETS.latencyMs) });
+    rows.push({ metric: 'Submit to SUCCESS, p99 (instant mode)', value: `${fmt(p99, 1)} ms`, target: `< ${TARGETS.latencyMs} ms`, verdict: verdict(p99 < TARGETS.latencyMs) });
+    details.push('### Submit-to-SUCCESS latency', '',
+      `${CFG.latencyRuns} runs of ${CFG.latencyCount} sequential payments (after 20 warm-up payments each), getTransaction polled every 2 ms.`, '',
+      `p50 per run (ms): ${p50s.map((x) => fmt(x, 1)).join(', ')}; p99 per run (ms): ${p99s.map((x) => fmt(x, 1)).join(', ')}`, '');
+  });
+}
+
+const started = performance.now();
+const date = new Date().toISOString();
+await section('start to first response', ['Start to first getLatestLedger (fresh database)'], startupSection);
+await section('HTTP throughput', ['getLatestLedger / getLedgerEntries throughput'], httpSection);
+await section('payments per second', ['Payments applied and queryable (interval mode, 1 s ledgers)'], paymentsSection);
+await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
+
+const report: Report = {
+  date, machine: describeMachine(), durationSec: (performance.now() - started) / 1000, rows, details,
+  notes: [
+    `HTTP load: autocannon ${CONNECTIONS} connections, keep-alive, one fixed request body per target, run in its own process. The load generator, the server under test and this orchestrator share the same ${describeMachine().cores} cores, so absolute req/s are below what a separate client host would show; the ratio to the bare node:http baseline, measured the same way and interleaved round by round, is the comparable figure.`,
+    'Every server is started as its own process on a fresh SQLite database with `--log-level warn`; ratios are medians of per-round ratios.',
+    'Start to first response: from spawn() to the first getLatestLedger that returns a result, probing every 5 ms.',
+    'Payments: transactions are built and signed before the clock starts; a payment counts once getTransaction returns SUCCESS (submitted, closed, ingested and queryable).',
+    'Latency: one client, one connection, sendTransaction then getTransaction every 2 ms until SUCCESS; the root account pays an existing account.',
+  ],
+};
+const summary = toConsole(report);
+process.stdout.write(`\n${summary}\n`);
+if (!QUICK) {
+  writeFileSync(OUT, toMarkdown(report));
+  log(`wrote ${OUT.pathname}`);
+}

@@ -1,0 +1,24 @@
+// getLatestLedger: the latest stored ledger. `headerXdr` is the bare LedgerHeader (getLedgers sends
+// the LedgerHeaderHistoryEntry), `closeTime` a string; xdrFormat is ignored, as by the reference.
+import { xdr } from '@stellar/stellar-sdk';
+import { internalError } from '../errors.ts';
+import { toBase64, toHex } from '../../xdr/codec.ts';
+import type { Method } from './types.ts';
+
+export const getLatestLedger: Method = {
+  name: 'getLatestLedger',
+  paramsSchema: { type: 'object' },
+  handler(_params, ctx) {
+    const latest = ctx.store.latestLedger();
+    if (!latest) throw internalError('could not get latest ledger sequence');
+    const header = xdr.LedgerHeaderHistoryEntry.schema.decode(latest.header).header;
+    return {
+      id: toHex(latest.hash),
+      protocolVersion: latest.protocolVersion,
+      sequence: latest.sequence,
+      closeTime: String(latest.closeTime),
+      headerXdr: toBase64(xdr.LedgerHeader.schema.encode(header)),
+      metadataXdr: toBase64(latest.meta),
+    };
+  },
+};

@@ -1,0 +1,94 @@
+// getLedgerEntries: current values of up to 200 ledger entries, in request order; keys not found are
+// omitted. `xdr` is the LedgerEntryData, `extXdr` the LedgerEntryExt. Contract data and code carry
+// `liveUntilLedgerSeq` from their TTL entry: 0 when a persistent entry's TTL has lapsed (the
+// reference reports such entries as archived), and an expired temporary entry counts as not found.
+import { xdr } from '@stellar/stellar-sdk';
+import { internalError, invalidParams } from '../errors.ts';
+import {
+  decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
+} from '../../xdr/codec.ts';
+import { ttlKeyFor } from '../../ledger/entryKeys.ts';
+import type { StoredEntry } from '../../store/types.ts';
+import type { Method } from './types.ts';
+import { DB_EMPTY } from './shared/ledgerRange.ts';
+import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
+
+export const MAX_LEDGER_ENTRY_KEYS = 200;
+const LEDGER_KEY_MAX_BYTES = 16 * 1024;
+const TTL = 9;
+const CONTRACT_DATA = 6;
+const CONTRACT_CODE = 7;
+const TEMPORARY = 0;
+
+function decodeKey(text: unknown, index: number): LedgerKey {
+  const bytes = typeof text === 'string' ? decodeBase64Std(text) : undefined;
+  let key: LedgerKey | undefined;
+  if (bytes && bytes.length <= LEDGER_KEY_MAX_BYTES) {
+    try { key = decodeLedgerKey(bytes); } catch { key = undefined; }
+  }
+  if (!key) throw invalidParams(`cannot unmarshal key value ${String(text)} at index ${index}`);
+  if (key.type === TTL) throw invalidParams('ledger ttl entries cannot be queried directly');
+  return key;
+}
+
+interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liveUntil?: number }
+
+function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
+  const entry = decodeLedgerEntry(found.stored.entry);
+  const data = xdr.LedgerEntryData.schema.encode(entry.data);
+  const ext = xdr.LedgerEntryExt.schema.encode(entry.ext);
+  const json = format === 'json';
+  return {
+    [json ? 'keyJson' : 'key']: renderXdr(format, xdr.LedgerKey, found.keyBytes),
+    [json ? 'dataJson' : 'xdr']: renderXdr(format, xdr.LedgerEntryData, data),
+    lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
+    ...(found.liveUntil !== undefined ? { liveUntilLedgerSeq: found.liveUntil } : {}),
+    [json ? 'extJson' : 'extXdr']: renderXdr(format, xdr.LedgerEntryExt, ext),
+  };
+}
+
+export const getLedgerEntries: Method = {
+  name: 'getLedgerEntries',
+  paramsSchema: {
+    type: 'object',
+    properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' } },
+  },
+  handler(params, ctx) {
+    const format = parseXdrFormat(params.xdrFormat);
+    const requested = Array.isArray(params.keys) ? params.keys : [];
+    if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
+      throw invalidParams(`key count (${requested.length}) exceeds maximum supported (${MAX_LEDGER_ENTRY_KEYS})`);
+    }
+    const keys = requested.map(decodeKey);
+
+    const latest = ctx.store.latestLedger();
+    if (!latest) throw internalError(`could not get latest ledger: ${DB_EMPTY}`);
+    if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
+
+    const keyBytes = keys.map(encodeLedgerKey);
+    const isSoroban = (k: LedgerKey) => k.type === CONTRACT_DATA || k.type === CONTRACT_CODE;
+    const ttlKeyBytes = keys.map((k) => (isSoroban(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
+    const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);
+
+    const entries: Record<string, unknown>[] = [];
+    keys.forEach((key, i) => {
+      const entry = stored.get(toBase64(keyBytes[i]));
+      if (!entry) return;
+      const found: Found = { key, keyBytes: keyBytes[i], stored: entry };
+      const ttlKey = ttlKeyBytes[i];
+      if (ttlKey) {
+        const ttl = stored.get(toBase64(ttlKey));
+        const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
+        const until = liveUntil?.type === TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
+        if (until !== undefined && until < latest.sequence) {
+          if (key.type === CONTRACT_DATA && key.contractData.durability === TEMPORARY) return; // expired: gone
+          found.liveUntil = 0; // archived
+        } else if (until !== undefined) {
+          found.liveUntil = until;
+        }
+      }
+      entries.push(entryResult(found, format));
+    });
+    return { entries, latestLedger: latest.sequence };
+  },
+};

@@ -1,0 +1,56 @@
+// getTransaction: one transaction by hash (inner or outer hash of a fee bump). `txHash` echoes the
+// request; close times and `createdAt` are strings. An unknown hash is a result with status
+// NOT_FOUND that still carries the reference's zero-valued detail fields.
+import { invalidParams } from '../errors.ts';
+import type { Method } from './types.ts';
+import { goHexDecode } from './shared/go.ts';
+import { requireLedgerRange } from './shared/ledgerRange.ts';
+import { statusOf, transactionXdrFields } from './shared/transactionInfo.ts';
+import { parseXdrFormat } from './shared/xdrFormat.ts';
+
+function parseHash(hash: string): Uint8Array {
+  const length = Buffer.byteLength(hash, 'utf8');
+  if (Math.floor(length / 2) !== 32) throw invalidParams(`unexpected hash length (${length})`);
+  const decoded = goHexDecode(hash);
+  if (typeof decoded === 'string') throw invalidParams(`incorrect hash: ${decoded}`);
+  return decoded;
+}
+
+export const getTransaction: Method = {
+  name: 'getTransaction',
+  paramsSchema: {
+    type: 'object',
+    properties: { hash: { type: 'string' }, xdrFormat: { type: 'string' } },
+  },
+  handler(params, ctx) {
+    const format = parseXdrFormat(params.xdrFormat);
+    const requested = typeof params.hash === 'string' ? params.hash : '';
+    const hash = parseHash(requested);
+
+    // The transaction first, then the range, so that latestLedger >= ledger.
+    const tx = ctx.store.transactionByHash(hash);
+    const range = requireLedgerRange(ctx.store, 'unable to get ledger range: ');
+    const head = {
+      latestLedger: range.latest.sequence,
+      latestLedgerCloseTime: String(range.latest.closeTime),
+      oldestLedger: range.oldest.sequence,
+      oldestLedgerCloseTime: String(range.oldest.closeTime),
+    };
+    if (!tx) {
+      return {
+        ...head, status: 'NOT_FOUND', txHash: requested, applicationOrder: 0, feeBump: false,
+        events: {}, ledger: 0, createdAt: '0',
+      };
+    }
+    return {
+      ...head,
+      status: statusOf(tx),
+      txHash: requested,
+      applicationOrder: tx.applicationOrder,
+      feeBump: tx.feeBump,
+      ...transactionXdrFields(tx, format),
+      ledger: tx.ledgerSequence,
+      createdAt: String(tx.closeTime),
+    };
+  },
+};

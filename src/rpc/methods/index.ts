@@ -1,0 +1,25 @@
+// Every JSON-RPC method this node serves.
+import type { Method } from './types.ts';
+import { getFeeStats } from './getFeeStats.ts';
+import { getHealth } from './getHealth.ts';
+import { getLatestLedger } from './getLatestLedger.ts';
+import { getLedgerEntries } from './getLedgerEntries.ts';
+import { getLedgers } from './getLedgers.ts';
+import { getNetwork } from './getNetwork.ts';
+import { getTransaction } from './getTransaction.ts';
+import { getTransactions } from './getTransactions.ts';
+import { getVersionInfo } from './getVersionInfo.ts';
+import { sendTransaction } from './sendTransaction.ts';
+
+export const methods: Method[] = [
+  getHealth,
+  getNetwork,
+  getVersionInfo,
+  getLatestLedger,
+  getLedgers,
+  getLedgerEntries,
+  getTransaction,
+  getTransactions,
+  sendTransaction,
+  getFeeStats,
+];

@@ -1,0 +1,67 @@
+// sendTransaction: decode the envelope, hand it to the submitter (the standalone queue or a core
+// node), and report the submitter's verdict with the latest ledger. It does not wait for inclusion.
+// An undecodable or oversized envelope is -32602 "invalid_xdr".
+import { xdr } from '@stellar/stellar-sdk';
+import { internalError, invalidParams } from '../errors.ts';
+import { toBase64, toHex } from '../../xdr/codec.ts';
+import { decodeEnvelope } from '../../xdr/transactions.ts';
+import type { Method, SubmitResult } from './types.ts';
+import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+
+/** The reference's cap on the decoded envelope. */
+export const MAX_ENVELOPE_BYTES = 1024 * 1024;
+const STATUSES = new Set(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR']);
+
+function decodeTransaction(text: unknown): Uint8Array {
+  const bytes = typeof text === 'string' ? decodeBase64Std(text) : undefined;
+  if (bytes && bytes.length > 0 && bytes.length <= MAX_ENVELOPE_BYTES) {
+    try {
+      decodeEnvelope(bytes);
+      return bytes;
+    } catch { /* fall through */ }
+  }
+  throw invalidParams('invalid_xdr');
+}
+
+function errorFields(result: SubmitResult, format: XdrFormat): Record<string, unknown> {
+  const events = result.diagnosticEvents ?? [];
+  const out: Record<string, unknown> = {};
+  if (format === 'json') {
+    if (result.errorResult) out.errorResultJson = xdrJson(xdr.TransactionResult, result.errorResult);
+    if (events.length) out.diagnosticEventsJson = events.map((e) => xdrJson(xdr.DiagnosticEvent, e));
+  } else {
+    if (result.errorResult) out.errorResultXdr = toBase64(result.errorResult);
+    if (events.length) out.diagnosticEventsXdr = events.map(toBase64);
+  }
+  return out;
+}
+
+export const sendTransaction: Method = {
+  name: 'sendTransaction',
+  paramsSchema: {
+    type: 'object',
+    properties: { transaction: { type: 'string' }, xdrFormat: { type: 'string' } },
+  },
+  async handler(params, ctx) {
+    const format = parseXdrFormat(params.xdrFormat);
+    const envelope = decodeTransaction(params.transaction);
+    // Read before submitting, as the reference does; an empty store reports ledger 0.
+    const latest = ctx.store.ledgerRange()?.latest ?? { sequence: 0, closeTime: 0 };
+
+    let result: SubmitResult;
+    try {
+      result = await ctx.submitter.submit(envelope);
+    } catch {
+      throw internalError('could not submit transaction to stellar-core');
+    }
+    if (!STATUSES.has(result.status)) throw internalError('invalid status from stellar-core');
+
+    return {
+      ...(result.status === 'ERROR' ? errorFields(result, format) : {}),
+      status: result.status,
+      hash: toHex(result.hash),
+      latestLedger: latest.sequence,
+      latestLedgerCloseTime: String(latest.closeTime),
+    };
+  },
+};

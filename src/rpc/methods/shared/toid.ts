@@ -1,0 +1,31 @@
+// TOIDs (SEP-35 "total order ids"): ledger << 32 | transaction order << 12 | operation order, as a
+// signed 64-bit integer, with the reference's (go-stellar-sdk toid) masking and int32 fields.
+// getTransactions' cursor is the TOID of a transaction with the operation field fixed at 1.
+
+export interface Toid {
+  ledger: number;      // int32
+  transaction: number; // 20 bits, 1-based application order
+  operation: number;   // 12 bits
+}
+
+export const TOID_TRANSACTION_MASK = 0xfffff;
+export const TOID_OPERATION_MASK = 0xfff;
+
+export function toidEncode({ ledger, transaction, operation }: Toid): bigint {
+  const id = ((BigInt(ledger) & 0xffffffffn) << 32n)
+    | ((BigInt(transaction) & BigInt(TOID_TRANSACTION_MASK)) << 12n)
+    | (BigInt(operation) & BigInt(TOID_OPERATION_MASK));
+  return BigInt.asIntN(64, id);
+}
+
+export function toidDecode(id: bigint): Toid {
+  return {
+    ledger: Number(BigInt.asIntN(32, (id >> 32n) & 0xffffffffn)),
+    transaction: Number((id >> 12n) & BigInt(TOID_TRANSACTION_MASK)),
+    operation: Number(id & BigInt(TOID_OPERATION_MASK)),
+  };
+}
+
+/** The getTransactions cursor of a transaction: its TOID with operation 1, as unpadded decimal. */
+export const transactionCursor = (ledger: number, applicationOrder: number): string =>
+  toidEncode({ ledger, transaction: applicationOrder, operation: 1 }).toString();

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The project's test command (npm test): type check, unit and integration tests (node:test), then the
+# Python SDK tests (pytest, in a project-local virtualenv this script creates).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== type check"
+tsc --noEmit
+echo "== node tests"
+node --test --test-concurrency=2 --test-timeout=300000 'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts'
+echo "== python tests"
+bash test/python/run.sh

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { xdr } from '@stellar/stellar-sdk';
+import { getLedgerEntries } from '../../../src/rpc/methods/getLedgerEntries.ts';
+import type { MethodContext } from '../../../src/rpc/methods/types.ts';
+import type { StoreReader, StoredEntry } from '../../../src/store/types.ts';
+import {
+  LAST_LEDGER, assertRpcError, assertShape, call, contextFor, ledgerMeta, openEmptyStore, openStore, type TestStore,
+} from './support/pubnet.ts';
+
+let db: TestStore;
+let ctx: MethodContext;
+before(() => { db = openStore(); ctx = contextFor(db.store); });
+after(() => db.close());
+
+const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+const keyB64 = (k: xdr.LedgerKeyWire): string => b64(xdr.LedgerKey.schema.encode(k));
+
+/** Keys of entries the last fixture ledger wrote, built with the SDK from the meta's changes. */
+function touchedKeys(): { account: xdr.LedgerKeyWire; data: xdr.LedgerKeyWire[]; code: xdr.LedgerKeyWire[] } {
+  let account: xdr.LedgerKeyWire | undefined;
+  const data = new Map<string, xdr.LedgerKeyWire>();
+  const code = new Map<string, xdr.LedgerKeyWire>();
+  for (const p of ledgerMeta(LAST_LEDGER).txProcessing) {
+    const m = p.txApplyProcessing;
+    if (m.v !== 4) continue;
+    for (const change of m.v4.operations.flatMap((o) => o.changes)) {
+      const e = change.type === 0 ? change.created : change.type === 1 ? change.updated : undefined;
+      if (!e) continue;
+      const d = e.data;
+      if (d.type === 0) account ??= { type: 0, account: { accountId: d.account.accountId } };
+      if (d.type === 6) {
+        const k: xdr.LedgerKeyWire = { type: 6, contractData: { contract: d.contractData.contract, key: d.contractData.key, durability: d.contractData.durability } };
+        data.set(keyB64(k), k);
+      }
+      if (d.type === 7) code.set(b64(d.contractCode.hash), { type: 7, contractCode: { hash: d.contractCode.hash } });
+    }
+  }
+  assert.ok(account && data.size > 2, 'the fixture touches accounts and contract data');
+  return { account, data: [...data.values()], code: [...code.values()] };
+}
+
+/** The TTL entry of a Soroban key, looked up by sha256 of the key's XDR. */
+function storedTtl(key: xdr.LedgerKeyWire): number {
+  const keyHash = createHash('sha256').update(xdr.LedgerKey.schema.encode(key)).digest();
+  const ttl = db.store.entry(xdr.LedgerKey.schema.encode({ type: 9, ttl: { keyHash } }));
+  assert.ok(ttl, 'a contract data entry has a TTL entry');
+  const e = xdr.LedgerEntry.schema.decode(ttl.entry);
+  assert.equal(e.data.type, 9);
+  return e.data.type === 9 ? e.data.ttl.liveUntilLedgerSeq : -1;
+}
+
+test('found entries in request order, missing ones omitted, with TTLs for contract data', async () => {
+  const { account, data } = touchedKeys();
+  const missing: xdr.LedgerKeyWire = { type: 0, account: { accountId: { type: 0, ed25519: new Uint8Array(32).fill(7) } } };
+  const keys = [data[1], missing, account, data[0]].map(keyB64);
+  const result = await call(getLedgerEntries, { keys }, ctx);
+  assertShape(result, { entries: 'array', latestLedger: 'number' }, 'result');
+  assert.equal(result.latestLedger, LAST_LEDGER);
+  assert.deepEqual(result.entries.map((e: { key: string }) => e.key), [keys[0], keys[2], keys[3]]);
+
+  const [dataEntry, accountEntry] = result.entries;
+  assertShape(dataEntry, { key: 'string', xdr: 'string', lastModifiedLedgerSeq: 'number', liveUntilLedgerSeq: 'number', extXdr: 'string' }, 'contract data entry');
+  assertShape(accountEntry, { key: 'string', xdr: 'string', lastModifiedLedgerSeq: 'number', extXdr: 'string' }, 'account entry');
+
+  // the xdr is LedgerEntryData (what the JS and Python clients decode), the ext a LedgerEntryExt
+  const accountData = xdr.LedgerEntryData.schema.decode(Buffer.from(accountEntry.xdr, 'base64'));
+  assert.equal(accountData.type, 0);
+  assert.deepEqual(accountData.type === 0 && accountData.account.accountId, account.type === 0 && account.account.accountId);
+  xdr.LedgerEntryExt.fromXdr(accountEntry.extXdr, 'base64');
+
+  const stored = db.store.entry(xdr.LedgerKey.schema.encode(data[1])) as StoredEntry;
+  const storedEntry = xdr.LedgerEntry.schema.decode(stored.entry);
+  assert.equal(dataEntry.xdr, b64(xdr.LedgerEntryData.schema.encode(storedEntry.data)));
+  assert.equal(dataEntry.extXdr, b64(xdr.LedgerEntryExt.schema.encode(storedEntry.ext)));
+  assert.equal(dataEntry.lastModifiedLedgerSeq, storedEntry.lastModifiedLedgerSeq);
+  assert.equal(dataEntry.liveUntilLedgerSeq, storedTtl(data[1]));
+  assert.ok(dataEntry.liveUntilLedgerSeq >= LAST_LEDGER);
+});
+
+test('contract code carries its TTL too', async (t) => {
+  const { code } = touchedKeys();
+  if (code.length === 0) { t.skip('no contract code written in the fixture ledger'); return; }
+  const { entries: [entry] } = await call(getLedgerEntries, { keys: [keyB64(code[0])] }, ctx);
+  assert.equal(entry.liveUntilLedgerSeq, storedTtl(code[0]));
+});
+
+test('errors: TTL keys, undecodable keys, too many keys, no keys, bad format, empty store', async () => {
+  const { account, data } = touchedKeys();
+  const ttlKey = keyB64({ type: 9, ttl: { keyHash: new Uint8Array(32) } });
+  await assertRpcError(getLedgerEntries, { keys: [keyB64(account), ttlKey] }, ctx, -32602, 'ledger ttl entries cannot be queried directly');
+  await assertRpcError(getLedgerEntries, { keys: [keyB64(account), 'AAAA', keyB64(data[0])] }, ctx, -32602,
+    'cannot unmarshal key value AAAA at index 1');
+  await assertRpcError(getLedgerEntries, { keys: [keyB64(account), 'not base64!'] }, ctx, -32602,
+    'cannot unmarshal key value not base64! at index 1');
+  await assertRpcError(getLedgerEntries, { keys: Array(201).fill(keyB64(account)) }, ctx, -32602,
+    'key count (201) exceeds maximum supported (200)');
+  const two00 = await call(getLedgerEntries, { keys: Array(200).fill(keyB64(account)) }, ctx);
+  assert.equal(two00.entries.length, 200, '200 keys are accepted');
+  await assertRpcError(getLedgerEntries, { keys: [] }, ctx, -32603, 'could not query captive core: no keys specified in request');
+  await assertRpcError(getLedgerEntries, {}, ctx, -32603, 'could not query captive core: no keys specified in request');
+  await assertRpcError(getLedgerEntries, { keys: [keyB64(account)], xdrFormat: 'yaml' }, ctx, -32602,
+    "got 'yaml': expected base64, json for optional 'xdrFormat'");
+  const empty = openEmptyStore();
+  try {
+    await assertRpcError(getLedgerEntries, { keys: [keyB64(account)] }, contextFor(empty.store), -32603,
+      'could not get latest ledger: DB is empty');
+  } finally {
+    empty.close();
+  }
+});
+
+test('xdrFormat json: keyJson, dataJson, extJson', async () => {
+  const { data } = touchedKeys();
+  const { entries: [entry] } = await call(getLedgerEntries, { keys: [keyB64(data[0])], xdrFormat: 'json' }, ctx);
+  assertShape(entry, { keyJson: 'object', dataJson: 'object', lastModifiedLedgerSeq: 'number', liveUntilLedgerSeq: 'number', extJson: 'string' }, 'json entry');
+  assert.ok('contract_data' in entry.keyJson);
+  assert.ok('contract_data' in entry.dataJson);
+  assert.equal(entry.extJson, 'v0');
+});
+
+test('lapsed TTLs: persistent entries report 0 (archived), temporary ones are not found', async () => {
+  const contract: xdr.ScAddressWire = { type: 1, contractId: new Uint8Array(32).fill(1) };
+  const dataKey = (durability: number): xdr.LedgerKeyWire =>
+    ({ type: 6, contractData: { contract, key: { type: 3, u32: durability }, durability } });
+  const entryOf = (k: xdr.LedgerKeyWire, liveUntil: number) => {
+    if (k.type !== 6) throw new Error('contract data only');
+    const entry: xdr.LedgerEntryWire = {
+      lastModifiedLedgerSeq: 90,
+      data: { type: 6, contractData: { ext: { v: 0 }, ...k.contractData, val: { type: 3, u32: 1 } } },
+      ext: { v: 0 },
+    };
+    const keyHash = createHash('sha256').update(xdr.LedgerKey.schema.encode(k)).digest();
+    const ttl: xdr.LedgerEntryWire = { lastModifiedLedgerSeq: 90, data: { type: 9, ttl: { keyHash, liveUntilLedgerSeq: liveUntil } }, ext: { v: 0 } };
+    return [
+      [keyB64(k), { key: xdr.LedgerKey.schema.encode(k), entry: xdr.LedgerEntry.schema.encode(entry), lastModified: 90 }],
+      [keyB64({ type: 9, ttl: { keyHash } }), { key: new Uint8Array(), entry: xdr.LedgerEntry.schema.encode(ttl), lastModified: 90 }],
+    ] as Array<[string, StoredEntry]>;
+  };
+  const persistent = dataKey(1);
+  const temporary = dataKey(0);
+  const liveTemp: xdr.LedgerKeyWire = { type: 6, contractData: { contract, key: { type: 3, u32: 7 }, durability: 0 } };
+  const all = new Map([...entryOf(persistent, 99), ...entryOf(temporary, 99), ...entryOf(liveTemp, 100)]);
+  const store = {
+    latestLedger: () => ({ sequence: 100 }),
+    entries: (keys: Uint8Array[]) => new Map(keys.flatMap((k) => (all.has(b64(k)) ? [[b64(k), all.get(b64(k))!]] : []))),
+  } as unknown as StoreReader;
+  const fake: MethodContext = { ...ctx, store };
+  const result = await call(getLedgerEntries, { keys: [persistent, temporary, liveTemp].map(keyB64) }, fake);
+  assert.deepEqual(result.entries.map((e: { key: string; liveUntilLedgerSeq: number }) => [e.key, e.liveUntilLedgerSeq]),
+    [[keyB64(persistent), 0], [keyB64(liveTemp), 100]]);
+  assert.equal(result.latestLedger, 100);
+});

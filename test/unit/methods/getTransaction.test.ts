@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { xdr } from '@stellar/stellar-sdk';
+import { FeeBumpTransaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import { getTransaction } from '../../../src/rpc/methods/getTransaction.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import {
-  FIRST_LEDGER, LAST_LEDGER, assertDecimalString, assertRpcError, assertShape, call, contextFor, envelopesByHash,
+  FIRST_LEDGER, LAST_LEDGER, PUBNET_PASSPHRASE, assertDecimalString, assertRpcError, assertShape, call, contextFor, envelopesByHash,
   ledgerMeta, openEmptyStore, openStore, type JsonType, type TestStore,
 } from './support/pubnet.ts';
 
@@ -39,8 +39,16 @@ function detailShape(result: Record<string, unknown>): Record<string, JsonType> 
   return shape;
 }
 
+/** The SDK's own hashing of an envelope: [hash, inner hash of a fee bump]. */
+function sdkHashes(envelopeXdr: string): [string, string | undefined] {
+  const tx = TransactionBuilder.fromXdr(envelopeXdr, PUBNET_PASSPHRASE);
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  return [hex(tx.hash()), tx instanceof FeeBumpTransaction ? hex(tx.innerTransaction.hash()) : undefined];
+}
+
 test('a successful transaction, found by the hash recomputed from its envelope', async () => {
   const tx = fixtureTransactions().find((t) => t.code === 0 && t.innerHash === undefined)!;
+  assert.deepEqual(sdkHashes(tx.envelopeXdr), [tx.hash, undefined]);
   const result = await call(getTransaction, { hash: tx.hash }, ctx);
   assertShape(result, detailShape(result), 'getTransaction result');
   const header = ledgerMeta(LEDGER).ledgerHeader.header;
@@ -87,6 +95,7 @@ test('a failed transaction', async () => {
 
 test('a fee bump, by its outer and by its inner hash; txHash echoes the request', async () => {
   const tx = fixtureTransactions().find((t) => t.innerHash !== undefined)!;
+  assert.deepEqual(sdkHashes(tx.envelopeXdr), [tx.hash, tx.innerHash]);
   const outer = await call(getTransaction, { hash: tx.hash }, ctx);
   const inner = await call(getTransaction, { hash: tx.innerHash }, ctx);
   assert.equal(outer.feeBump, true);

@@ -1,11 +1,12 @@
 // Test support for the RPC method tests: a real SqliteStore filled with ten consecutive pubnet
 // ledgers (protocol 26, LedgerCloseMeta V2), a MethodContext around it, and JSON-shape assertions.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { FeeBumpTransaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
 import { defaultConfig, type Config } from '../../../../src/config/config.ts';
 import { ledgerToBatch } from '../../../../src/ingest/ledgerToBatch.ts';
 import { RpcError } from '../../../../src/rpc/errors.ts';
@@ -130,19 +131,39 @@ export function assertShape(value: unknown, shape: Record<string, JsonType>, wha
 export const assertDecimalString = (v: unknown, what: string): void =>
   assert.match(String(v), /^(0|[1-9][0-9]*)$/, `${what} should be a decimal string, got ${String(v)}`);
 
-/** Every envelope of a fixture ledger, keyed by its network hash as the SDK computes it. */
-export function envelopesByHash(seq: number): Map<string, { envelopeXdr: string; innerHash: string | undefined }> {
+export interface FixtureEnvelope {
+  envelope: xdr.TransactionEnvelopeWire;
+  envelopeXdr: string;
+  innerHash: string | undefined;             // fee bumps only
+  operations: xdr.OperationWire[];           // the inner transaction's
+}
+
+const networkId = createHash('sha256').update(PUBNET_PASSPHRASE).digest();
+const payloadHash = (tagged: xdr.TransactionSignaturePayloadTaggedTransactionWire): string =>
+  createHash('sha256').update(xdr.TransactionSignaturePayload.schema.encode({ networkId, taggedTransaction: tagged })).digest('hex');
+
+/**
+ * Every envelope of a fixture ledger, keyed by its network hash: sha256 of the
+ * TransactionSignaturePayload, built here from the SDK's schemas (not our xdr helpers).
+ */
+export function envelopesByHash(seq: number): Map<string, FixtureEnvelope> {
   const set = ledgerMeta(seq).txSet;
-  const out = new Map<string, { envelopeXdr: string; innerHash: string | undefined }>();
+  const out = new Map<string, FixtureEnvelope>();
   for (const phase of set.v1TxSet.phases) {
     const envs = phase.v === 0
       ? phase.v0Components.flatMap((c) => c.txsMaybeDiscountedFee.txs)
       : phase.parallelTxsComponent.executionStages.flat(2);
-    for (const env of envs) {
-      const envelopeXdr = Buffer.from(xdr.TransactionEnvelope.schema.encode(env)).toString('base64');
-      const tx = TransactionBuilder.fromXdr(envelopeXdr, PUBNET_PASSPHRASE);
-      const innerHash = tx instanceof FeeBumpTransaction ? Buffer.from(tx.innerTransaction.hash()).toString('hex') : undefined;
-      out.set(Buffer.from(tx.hash()).toString('hex'), { envelopeXdr, innerHash });
+    for (const envelope of envs) {
+      const envelopeXdr = Buffer.from(xdr.TransactionEnvelope.schema.encode(envelope)).toString('base64');
+      if (envelope.type === 5) {
+        const inner = envelope.feeBump.tx.innerTx.v1.tx;
+        out.set(payloadHash({ type: 5, feeBump: envelope.feeBump.tx }),
+          { envelope, envelopeXdr, innerHash: payloadHash({ type: 2, tx: inner }), operations: inner.operations });
+      } else {
+        assert.equal(envelope.type, 2, 'pubnet protocol 26 ledgers carry V1 envelopes');
+        const tx = envelope.type === 2 ? envelope.v1.tx : assert.fail();
+        out.set(payloadHash({ type: 2, tx }), { envelope, envelopeXdr, innerHash: undefined, operations: tx.operations });
+      }
     }
   }
   return out;

@@ -1,0 +1,127 @@
+// sendTransaction's answers for invalid transactions, and the queue's admission rules, as
+// stellar-core gives them; driven by the JS SDK over HTTP.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Account, Asset, Keypair, MuxedAccount, Operation, TransactionBuilder, Memo } from '@stellar/stellar-sdk';
+import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { PASSPHRASE, accountEntry, builder, funded, resultCode, server, submit } from './support/sdk.ts';
+
+describe('validation and queue rules', () => {
+  let node: NodeProcess;
+  let s: ReturnType<typeof server>;
+  let a: Keypair;
+  let b: Keypair;
+
+  before(async () => {
+    // a slow cadence keeps transactions in the queue long enough to observe it
+    node = await startNodeProcess({ args: ['--ledger-close-interval', '700ms', '--log-level', 'warn'] });
+    s = server(node.url);
+    [a, b] = await Promise.all([funded(s), funded(s)]);
+  });
+  after(async () => { await node?.stop(); });
+
+  const payment = (to: string, amount = '1') => Operation.payment({ destination: to, asset: Asset.native(), amount });
+  const errorCode = async (tx: Parameters<typeof s.sendTransaction>[0]) => {
+    const r = await s.sendTransaction(tx);
+    assert.equal(r.status, 'ERROR', `expected ERROR, got ${r.status}`);
+    return resultCode(r.errorResult!.toXdr());
+  };
+
+  it('txINSUFFICIENT_FEE below the base fee', async () => {
+    const tx = (await builder(s, a, '99')).addOperation(payment(b.publicKey())).build();
+    tx.sign(a);
+    assert.equal(await errorCode(tx), -9);
+  });
+
+  it('txTOO_LATE and txTOO_EARLY from time bounds; txTOO_LATE from ledger bounds', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const acc = await s.getAccount(a.publicKey());
+    const late = new TransactionBuilder(acc, { fee: '100', networkPassphrase: PASSPHRASE, timebounds: { minTime: 0, maxTime: now - 100 } })
+      .addOperation(payment(b.publicKey())).build();
+    late.sign(a);
+    assert.equal(await errorCode(late), -3);
+    const early = new TransactionBuilder(await s.getAccount(a.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE, timebounds: { minTime: now + 1000, maxTime: 0 } })
+      .addOperation(payment(b.publicKey())).build();
+    early.sign(a);
+    assert.equal(await errorCode(early), -2);
+    const latest = (await s.getLatestLedger()).sequence;
+    const pastLedgers = new TransactionBuilder(await s.getAccount(a.publicKey()), {
+      fee: '100', networkPassphrase: PASSPHRASE, ledgerbounds: { minLedger: 0, maxLedger: latest },
+    }).addOperation(payment(b.publicKey())).setTimeout(60).build();
+    pastLedgers.sign(a);
+    assert.equal(await errorCode(pastLedgers), -3);
+  });
+
+  it('txNO_ACCOUNT, txBAD_AUTH, txBAD_AUTH_EXTRA, txMISSING_OPERATION', async () => {
+    const ghost = Keypair.random();
+    const noAccount = new TransactionBuilder(new Account(ghost.publicKey(), '1'), { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(payment(b.publicKey())).setTimeout(60).build();
+    noAccount.sign(ghost);
+    assert.equal(await errorCode(noAccount), -8);
+    const wrongSigner = (await builder(s, a)).addOperation(payment(b.publicKey())).build();
+    wrongSigner.sign(b);
+    assert.equal(await errorCode(wrongSigner), -6);
+    const extra = (await builder(s, a)).addOperation(payment(b.publicKey())).build();
+    extra.sign(a, b);
+    assert.equal(await errorCode(extra), -10);
+    const none = (await builder(s, a)).build();
+    none.sign(a);
+    assert.equal(await errorCode(none), -4);
+  });
+
+  it('V2 preconditions: minSeqNum lets a transaction skip ahead; extra signers are required', async () => {
+    const entry = await accountEntry(s, a.publicKey());
+    const skip = new TransactionBuilder(new Account(a.publicKey(), (entry.seqNum + 5n).toString()), {
+      fee: '100', networkPassphrase: PASSPHRASE, minAccountSequence: entry.seqNum.toString(),
+    }).addOperation(payment(b.publicKey())).setTimeout(60).build();
+    skip.sign(a);
+    assert.equal((await submit(s, skip)).done.status, 'SUCCESS');
+    assert.equal((await accountEntry(s, a.publicKey())).seqNum, entry.seqNum + 6n);
+    const needsB = new TransactionBuilder(await s.getAccount(a.publicKey()), {
+      fee: '100', networkPassphrase: PASSPHRASE, extraSigners: [b.publicKey()],
+    }).addOperation(payment(b.publicKey())).setTimeout(60).build();
+    needsB.sign(a);
+    assert.equal(await errorCode(needsB), -6);
+    needsB.sign(b);
+    assert.equal((await submit(s, needsB)).done.status, 'SUCCESS');
+  });
+
+  it('muxed source and destination: balances move on the underlying accounts', async () => {
+    const before = (await accountEntry(s, b.publicKey())).balance;
+    const muxedA = new MuxedAccount(await s.getAccount(a.publicKey()), '42');
+    const muxedB = new MuxedAccount(new Account(b.publicKey(), '0'), '7');
+    const tx = new TransactionBuilder(muxedA, { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(Operation.payment({ destination: muxedB.accountId(), asset: Asset.native(), amount: '3' }))
+      .addMemo(Memo.text('hi')).setTimeout(60).build();
+    tx.sign(a);
+    const { done } = await submit(s, tx);
+    assert.equal(done.status, 'SUCCESS');
+    assert.equal((await accountEntry(s, b.publicKey())).balance, before + 30_000_000n);
+  });
+
+  it('one pending transaction per account: TRY_AGAIN_LATER, unless a fee bump pays ten times more', async () => {
+    const src = await funded(s);
+    const acc = await s.getAccount(src.publicKey());
+    const first = new TransactionBuilder(acc, { fee: '100', networkPassphrase: PASSPHRASE }).addOperation(payment(b.publicKey())).setTimeout(60).build();
+    first.sign(src);
+    const second = new TransactionBuilder(acc, { fee: '100', networkPassphrase: PASSPHRASE }).addOperation(payment(b.publicKey())).setTimeout(60).build();
+    second.sign(src);
+    const r1 = await s.sendTransaction(first);
+    assert.equal(r1.status, 'PENDING');
+    assert.equal((await s.sendTransaction(first)).status, 'DUPLICATE');
+    assert.equal((await s.sendTransaction(second)).status, 'TRY_AGAIN_LATER');
+    const cheapBump = TransactionBuilder.buildFeeBumpTransaction(b, '200', first, PASSPHRASE);
+    cheapBump.sign(b);
+    assert.equal((await s.sendTransaction(cheapBump)).status, 'TRY_AGAIN_LATER');
+    const bump = TransactionBuilder.buildFeeBumpTransaction(b, '2000', first, PASSPHRASE);
+    bump.sign(b);
+    const rb = await s.sendTransaction(bump);
+    assert.equal(rb.status, 'PENDING');
+    const done = await s.pollTransaction(rb.hash, { attempts: 60, sleepStrategy: () => 100 });
+    assert.equal(done.status, 'SUCCESS');
+    // the replaced transaction never made it on its own hash... but its inner hash resolves to the bump
+    const byInner = await s.getTransaction(r1.hash);
+    assert.equal(byInner.status, 'SUCCESS');
+    if (byInner.status === 'SUCCESS') assert.equal(byInner.feeBump, true);
+  });
+});

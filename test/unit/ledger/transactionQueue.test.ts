@@ -1,0 +1,79 @@
+// The queue's admission rules: duplicates, one pending transaction per source, replace-by-fee, the
+// size limit, and the ban after four ledgers without inclusion.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import { TransactionQueue, PENDING_DEPTH, BAN_DEPTH } from '../../../src/ledger/transactionQueue.ts';
+import { frameOf } from '../../../src/ledger/transactionFrame.ts';
+import { decodeEnvelope } from '../../../src/xdr/transactions.ts';
+import { networkIdOf } from '../../../src/xdr/codec.ts';
+
+const NID = networkIdOf(Networks.STANDALONE);
+const dest = Keypair.random().publicKey();
+
+function frame(source: Keypair, seq: string, ops = 1, feeBumpBy?: Keypair, bumpFee = '0') {
+  let b = new TransactionBuilder(new Account(source.publicKey(), seq), { fee: '100', networkPassphrase: Networks.STANDALONE }).setTimeout(0);
+  for (let i = 0; i < ops; i++) b = b.addOperation(Operation.payment({ destination: dest, asset: Asset.native(), amount: '1' }));
+  const tx = b.build();
+  tx.sign(source);
+  const env = feeBumpBy ? TransactionBuilder.buildFeeBumpTransaction(feeBumpBy, bumpFee, tx, Networks.STANDALONE) : tx;
+  if (feeBumpBy) env.sign(feeBumpBy);
+  return frameOf(decodeEnvelope(Buffer.from(env.toXDR(), 'base64')), NID);
+}
+
+describe('TransactionQueue', () => {
+  it('admits, detects duplicates, and keeps one pending transaction per source', () => {
+    const q = new TransactionQueue(1000);
+    const a = Keypair.random();
+    const f1 = frame(a, '1');
+    assert.equal(q.admit(f1).status, 'PENDING');
+    q.add(f1);
+    assert.equal(q.admit(f1).status, 'DUPLICATE');
+    assert.equal(q.admit(frame(a, '2')).status, 'TRY_AGAIN_LATER');
+    assert.equal(q.admit(frame(Keypair.random(), '1')).status, 'PENDING');
+  });
+
+  it('lets a fee bump of the same transaction replace it only at ten times the fee rate', () => {
+    const q = new TransactionQueue(1000);
+    const a = Keypair.random(), sponsor = Keypair.random();
+    const f1 = frame(a, '1');
+    q.add(f1);
+    // f1 offers 100 per operation; the SDK's fee-bump fee is also per operation, so 10x is 1000
+    assert.equal(q.admit(frame(a, '1', 1, sponsor, '999')).status, 'TRY_AGAIN_LATER');
+    const bump = frame(a, '1', 1, sponsor, '1000');
+    const ok = q.admit(bump);
+    assert.deepEqual(ok, { status: 'PENDING', replaces: f1.hashHex });
+    q.add(bump, ok.replaces);
+    assert.equal(q.has(f1.hashHex), false);
+    assert.equal(q.size, 1);
+  });
+
+  it('refuses when full and takes by operation budget in arrival order', () => {
+    const q = new TransactionQueue(5);
+    const frames = [frame(Keypair.random(), '1', 2), frame(Keypair.random(), '1', 2)];
+    for (const f of frames) q.add(f);
+    assert.equal(q.admit(frame(Keypair.random(), '1', 2)).status, 'TRY_AGAIN_LATER');
+    assert.deepEqual(q.take(3).map((f) => f.hashHex), [frames[0].hashHex]);
+    assert.equal(q.take(4).length, 2);
+  });
+
+  it('drops and bans a transaction left out of four ledgers, then forgets the ban', () => {
+    const q = new TransactionQueue(1000);
+    const f = frame(Keypair.random(), '1');
+    q.add(f);
+    for (let i = 0; i < PENDING_DEPTH; i++) q.ledgerClosed([]);
+    assert.equal(q.has(f.hashHex), false);
+    assert.equal(q.admit(f).status, 'TRY_AGAIN_LATER');
+    for (let i = 0; i < BAN_DEPTH; i++) q.ledgerClosed([]);
+    assert.equal(q.admit(f).status, 'PENDING');
+  });
+
+  it('counts the fees a fee source has promised', () => {
+    const q = new TransactionQueue(1000);
+    const a = Keypair.random();
+    const f = frame(a, '1', 3);
+    q.add(f);
+    assert.equal(q.pendingFees(Buffer.from(a.rawPublicKey()).toString('hex')), 300n);
+    assert.equal(q.pendingFees(Buffer.from(a.rawPublicKey()).toString('hex'), f.hashHex), 0n);
+  });
+});

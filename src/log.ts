@@ -58,20 +58,87 @@ function textSink(inner: LogSink): DestinationStream {
   return { write: (chunk: string) => { inner.write(formatTextLine(chunk)); } };
 }
 
+let isoCacheMs = -1;
+let isoCache = '';
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoCacheMs) { isoCacheMs = now; isoCache = new Date(now).toISOString(); }
+  return isoCache;
+}
+
+function isPlainToken(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A-Z a-z 0-9 _ . : / @ + -
+    if (!((c >= 48 && c <= 58) || (c >= 64 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 47 || c === 43 || c === 45)) return false;
+  }
+  return true;
+}
+
+/** The text line for `logger.<level>(obj?, msg)` on the root logger, without a JSON round trip. */
+function fastTextLine(level: number, obj: Record<string, unknown> | undefined, msg: string): string {
+  let out = `time="${isoNow()}" level=${LEVEL_NAMES[level] ?? level} msg=${JSON.stringify(msg)}`;
+  if (obj !== undefined) {
+    for (const key in obj) {
+      const v = obj[key];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      if (typeof v === 'string') out += ` ${key}=${isPlainToken(v) ? v : JSON.stringify(v)}`;
+      else if (typeof v === 'number' || typeof v === 'boolean') out += ` ${key}=${v}`;
+      else if (v instanceof Error) {
+        out += ` error=${JSON.stringify(v.message)}`;
+        if (key === 'err' && v.stack !== undefined && level >= 50) out += ` stack=${JSON.stringify(v.stack)}`;
+      } else out += ` ${key}=${formatValue(v)}`;
+    }
+  }
+  return out + '\n';
+}
+
 /**
  * Creates the process logger from `config.logLevel` / `config.logFormat`.
  * `sink` replaces stdout (tests).
  */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, sink?: LogSink): Logger {
   const base: LogSink = sink ?? pino.destination({ dest: 1, sync: false });
-  const dest: DestinationStream = config.logFormat === 'json' ? (base as DestinationStream) : textSink(base);
-  return pino(
+  if (config.logFormat === 'json') {
+    return pino(
+      {
+        level: config.logLevel,
+        base: { pid: process.pid },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label: string) => ({ level: label }) },
+      },
+      base as DestinationStream,
+    );
+  }
+  // Text: calls of the usual shapes on the root logger, `(obj, 'msg')` and `('msg')` without
+  // printf arguments, are formatted directly (about 5x cheaper); everything else (child loggers,
+  // printf-style messages, a bare Error) goes through pino's JSON and is reformatted.
+  let root: Logger | undefined;
+  const logger: Logger = pino(
     {
       level: config.logLevel,
       base: { pid: process.pid },
-      timestamp: config.logFormat === 'json' ? pino.stdTimeFunctions.isoTime : pino.stdTimeFunctions.epochTime,
-      formatters: config.logFormat === 'json' ? { level: (label: string) => ({ level: label }) } : {},
+      timestamp: pino.stdTimeFunctions.epochTime,
+      hooks: {
+        logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void, level: number) {
+          if (this === root) {
+            const [a, b] = args;
+            if (args.length === 2 && typeof b === 'string' && typeof a === 'object' && a !== null && !(a instanceof Error) && !b.includes('%')) {
+              base.write(fastTextLine(level, a as Record<string, unknown>, b));
+              return;
+            }
+            if (args.length === 1 && typeof a === 'string' && !a.includes('%')) {
+              base.write(fastTextLine(level, undefined, a));
+              return;
+            }
+          }
+          method.apply(this, args);
+        },
+      },
     },
-    dest,
+    textSink(base),
   );
+  root = logger;
+  return logger;
 }

@@ -1,6 +1,6 @@
 // Prometheus metrics, modelled on the reference node's (namespace `soroban_rpc` there, `lumen_rpc`
 // here). Names and labels:
-//   lumen_rpc_json_rpc_request_duration_seconds{endpoint,status}   summary; endpoint = method name,
+//   lumen_rpc_json_rpc_request_duration_seconds{endpoint,status}   summary (see WindowSummary); endpoint = method name,
 //       status = ok | error (a result carrying a non-empty `error` string, i.e. a failed simulation)
 //       | snake-cased JSON-RPC code name (invalid_parameters, internal_error, system_error, …)
 //   lumen_rpc_network_<snake_method>_inflight_requests                gauge, per method
@@ -13,11 +13,86 @@
 //   plus prom-client's default process/nodejs metrics (unprefixed, as the reference's Go/process
 //   collectors are).
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
-import { Counter, Gauge, Registry, Summary, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 export const METRICS_NAMESPACE = 'lumen_rpc';
 
-const SUMMARY_OPTS = { percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 2 };
+const QUANTILES = [0.5, 0.9, 0.99];
+const WINDOW_MS = 600_000;  // as the reference's summaries: quantiles over the last 10 minutes
+const WINDOW_SIZE = 1024;   // … and at most this many observations per label set
+
+interface SummarySeries {
+  labels: Record<string, string>;
+  count: number;
+  sum: number;
+  values: Float64Array;
+  times: Float64Array;
+  next: number;
+  filled: number;
+}
+
+/**
+ * A Prometheus summary that is cheap to observe (a few array writes; prom-client's Summary costs
+ * several microseconds per observation, which matters on the request path). Count and sum are
+ * exact; quantiles (0.5, 0.9, 0.99) are computed at scrape time from the latest observations of
+ * each label set: at most WINDOW_SIZE of them, none older than WINDOW_MS. An empty window gives
+ * NaN, as Go's client does.
+ */
+export class WindowSummary {
+  readonly name: string;
+  readonly help: string;
+  readonly type = 'summary';
+  readonly aggregator = 'sum';
+  private readonly labelNames: readonly string[];
+  private readonly series = new Map<string, SummarySeries>();
+
+  constructor(name: string, help: string, labelNames: readonly string[]) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
+  }
+
+  /** The series for these label values (same order as labelNames); keep it to observe cheaply. */
+  seriesFor(values: readonly string[]): SummarySeries {
+    const key = values.join('\u0000');
+    let s = this.series.get(key);
+    if (s === undefined) {
+      const labels: Record<string, string> = {};
+      this.labelNames.forEach((n, i) => { labels[n] = values[i]; });
+      s = { labels, count: 0, sum: 0, values: new Float64Array(WINDOW_SIZE), times: new Float64Array(WINDOW_SIZE), next: 0, filled: 0 };
+      this.series.set(key, s);
+    }
+    return s;
+  }
+
+  static observe(s: SummarySeries, value: number): void {
+    s.count++;
+    s.sum += value;
+    s.values[s.next] = value;
+    s.times[s.next] = Date.now();
+    s.next = (s.next + 1) % WINDOW_SIZE;
+    if (s.filled < WINDOW_SIZE) s.filled++;
+  }
+
+  get(): { name: string; help: string; type: 'summary'; aggregator: 'sum'; values: { labels: Record<string, string | number>; value: number; metricName?: string }[] } {
+    const out: { labels: Record<string, string | number>; value: number; metricName?: string }[] = [];
+    const cutoff = Date.now() - WINDOW_MS;
+    for (const s of this.series.values()) {
+      const recent: number[] = [];
+      for (let i = 0; i < s.filled; i++) if (s.times[i] >= cutoff) recent.push(s.values[i]);
+      recent.sort((a, b) => a - b);
+      for (const q of QUANTILES) {
+        const value = recent.length === 0 ? NaN : recent[Math.max(0, Math.ceil(q * recent.length) - 1)];
+        out.push({ labels: { ...s.labels, quantile: q }, value });
+      }
+      out.push({ metricName: `${this.name}_sum`, labels: s.labels, value: s.sum });
+      out.push({ metricName: `${this.name}_count`, labels: s.labels, value: s.count });
+    }
+    return { name: this.name, help: this.help, type: 'summary', aggregator: 'sum', values: out };
+  }
+
+  reset(): void { this.series.clear(); }
+}
 
 // jrpc2's names for its codes (code.go), snake-cased as the reference does for its status label.
 const CODE_NAMES: Record<number, string> = {
@@ -45,14 +120,12 @@ export function toSnakeCase(s: string): string {
   return s.replace(/[A-Z]/g, (c) => '_' + c).toLowerCase();
 }
 
-interface Observer { observe(v: number): void }
-
 export class Metrics {
   readonly registry: Registry;
-  private readonly requestDuration: Summary<'endpoint' | 'status'>;
-  private readonly requestChildren = new Map<string, Map<string, Observer>>();
-  private readonly ingestionDuration: Summary<'type'>;
-  private readonly ingestionChildren = new Map<string, Observer>();
+  private readonly requestDuration: WindowSummary;
+  private readonly requestSeries = new Map<string, Map<string, SummarySeries>>();
+  private readonly ingestionDuration: WindowSummary;
+  private readonly ingestionSeries = new Map<string, SummarySeries>();
   private readonly latestLedger: Gauge;
   private readonly methodCounters = new Map<string, { warn: Counter; limit: Counter }>();
   private readonly inflightSources = new Map<string, () => number>();
@@ -64,20 +137,10 @@ export class Metrics {
     const registry = new Registry();
     this.registry = registry;
     const ns = METRICS_NAMESPACE;
-    this.requestDuration = new Summary({
-      name: `${ns}_json_rpc_request_duration_seconds`,
-      help: 'JSON RPC request duration',
-      labelNames: ['endpoint', 'status'] as const,
-      registers: [registry],
-      ...SUMMARY_OPTS,
-    });
-    this.ingestionDuration = new Summary({
-      name: `${ns}_ingest_ledger_ingestion_duration_seconds`,
-      help: 'ledger ingestion durations, sliding window = 10m',
-      labelNames: ['type'] as const,
-      registers: [registry],
-      ...SUMMARY_OPTS,
-    });
+    this.requestDuration = new WindowSummary(`${ns}_json_rpc_request_duration_seconds`, 'JSON RPC request duration', ['endpoint', 'status']);
+    registry.registerMetric(this.requestDuration as unknown as Metric);
+    this.ingestionDuration = new WindowSummary(`${ns}_ingest_ledger_ingestion_duration_seconds`, 'ledger ingestion durations, sliding window = 10m', ['type']);
+    registry.registerMetric(this.ingestionDuration as unknown as Metric);
     this.latestLedger = new Gauge({
       name: `${ns}_ingest_local_latest_ledger`,
       help: 'sequence number of the latest ledger ingested by this node',
@@ -109,14 +172,14 @@ export class Metrics {
 
   /** One finished call of a known method. */
   observeRequest(method: string, status: string, seconds: number): void {
-    let byStatus = this.requestChildren.get(method);
-    if (byStatus === undefined) { byStatus = new Map(); this.requestChildren.set(method, byStatus); }
-    let child = byStatus.get(status);
-    if (child === undefined) {
-      child = this.requestDuration.labels(method, status);
-      byStatus.set(status, child);
+    let byStatus = this.requestSeries.get(method);
+    if (byStatus === undefined) { byStatus = new Map(); this.requestSeries.set(method, byStatus); }
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      series = this.requestDuration.seriesFor([method, status]);
+      byStatus.set(status, series);
     }
-    child.observe(seconds);
+    WindowSummary.observe(series, seconds);
   }
 
   /**
@@ -162,12 +225,12 @@ export class Metrics {
    * fee-window, trim_ledgers, trim_transactions, trim_events, commit, wal_checkpoint, total.
    */
   observeIngestion(type: string, seconds: number): void {
-    let child = this.ingestionChildren.get(type);
-    if (child === undefined) {
-      child = this.ingestionDuration.labels(type);
-      this.ingestionChildren.set(type, child);
+    let series = this.ingestionSeries.get(type);
+    if (series === undefined) {
+      series = this.ingestionDuration.seriesFor([type]);
+      this.ingestionSeries.set(type, series);
     }
-    child.observe(seconds);
+    WindowSummary.observe(series, seconds);
   }
 
   setLatestLedger(sequence: number): void { this.latestLedger.set(sequence); }

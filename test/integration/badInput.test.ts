@@ -37,7 +37,7 @@ describe('bad input', () => {
     r = await (await post(JSON.stringify([1]))).json();
     assert.equal(r[0].error.code, -32700);
     r = await call('noSuchMethod');
-    assert.deepEqual(r.error, { code: -32601, message: 'method not found' });
+    assert.deepEqual(r.error, { code: -32601, message: 'method not found', data: 'noSuchMethod' }); // jrpc2 v1.3.3 names the method in data
     assert.equal(r.id, 7);
   });
 

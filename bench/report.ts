@@ -17,6 +17,7 @@ export interface Report {
   date: string;
   machine: Machine;
   durationSec: number;
+  loadAvg: { start: number[]; end: number[] }; // 1/5/15-minute load averages: how busy the shared machine was
   rows: Row[];
   details: string[];       // markdown paragraphs/lists
   notes: string[];
@@ -35,6 +36,7 @@ export function toMarkdown(r: Report): string {
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB memory, ${m.platform}`,
     `- Node: ${m.node}`,
     `- Bench duration: ${fmt(r.durationSec, 0)} s`,
+    `- Load average (1/5/15 min) before: ${r.loadAvg.start.map((x) => x.toFixed(2)).join(' / ')}, after: ${r.loadAvg.end.map((x) => x.toFixed(2)).join(' / ')} (the bench itself adds about 2; more means other work shared the cores)`,
     '',
     '| Metric | Median | Ratio to baseline | Target | Result |',
     '|---|---|---|---|---|',

@@ -7,6 +7,7 @@
 //    rather than aborting the others.
 // `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
 import { runLoad, rpcBody, type LoadResult } from './httpLoad.ts';
 import { latencyFixture, runLatency } from './latency.ts';
@@ -119,15 +120,16 @@ async function paymentsSection(): Promise<void> {
     for (let i = 0; i < CFG.paymentRuns; i++) {
       const r = await runPayments(node.url, accounts, CFG.paymentRounds);
       runs.push(r);
-      log(`  run ${i + 1}/${CFG.paymentRuns}: ${r.payments} payments in ${fmt(r.seconds, 2)} s = ${fmt(r.perSecond)}/s over ${r.ledgers} ledgers (PENDING ${r.pending}, TRY_AGAIN_LATER ${r.tryAgainLater})`);
+      log(`  run ${i + 1}/${CFG.paymentRuns}: ${r.payments} payments in ${fmt(r.seconds, 2)} s = ${fmt(r.perSecond)}/s over ${r.ledgers} ledgers (PENDING ${r.pending}, TRY_AGAIN_LATER ${r.tryAgainLater})${r.complete ? '' : ' — stopped by the time limit'}`);
+      if (!r.complete) break; // the accounts' sequence numbers are no longer known
     }
     const med = median(runs.map((r) => r.perSecond));
-    const sum = (k: keyof PaymentsResult) => runs.reduce((a, r) => a + r[k], 0);
+    const sum = (k: 'pending' | 'tryAgainLater' | 'duplicate') => runs.reduce((a, r) => a + r[k], 0);
     rows.push({ metric: 'Payments applied and queryable (interval mode, 1 s ledgers)', value: `${fmt(med)} /s`, target: `>= ${TARGETS.paymentsPerSec.toLocaleString('en-US')} /s`, verdict: verdict(med >= TARGETS.paymentsPerSec) });
     details.push('### Payments per second', '',
       `${CFG.accounts} source accounts, ${CFG.paymentRounds} payments each per run (each account sends its next payment once the previous is SUCCESS), at most 64 requests in flight; ${runs.length} runs on one server.`, '',
       '| Run | Payments | Seconds | Payments/s | Ledgers | PENDING | TRY_AGAIN_LATER | DUPLICATE | errors | NOT_FOUND polls |', '|---|---|---|---|---|---|---|---|---|---|',
-      ...runs.map((r, i) => `| ${i + 1} | ${r.payments} | ${fmt(r.seconds, 2)} | ${fmt(r.perSecond)} | ${r.ledgers} | ${r.pending} | ${r.tryAgainLater} | ${r.duplicate} | ${r.errors} | ${r.notFoundPolls} |`),
+      ...runs.map((r, i) => `| ${i + 1}${r.complete ? '' : ' (time limit)'} | ${r.payments} | ${fmt(r.seconds, 2)} | ${fmt(r.perSecond)} | ${r.ledgers} | ${r.pending} | ${r.tryAgainLater} | ${r.duplicate} | ${r.errors} | ${r.notFoundPolls} |`),
       '', `sendTransaction answers over all runs: PENDING ${sum('pending')}, TRY_AGAIN_LATER ${sum('tryAgainLater')}, DUPLICATE ${sum('duplicate')}.`, '');
   });
 }
@@ -158,6 +160,7 @@ async function latencySection(): Promise<void> {
 }
 
 const started = performance.now();
+const loadBefore = loadavg();
 const date = new Date().toISOString();
 await section('start to first response', ['Start to first getLatestLedger (fresh database)'], startupSection);
 await section('HTTP throughput', ['getLatestLedger / getLedgerEntries throughput'], httpSection);
@@ -166,6 +169,7 @@ await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'],
 
 const report: Report = {
   date, machine: describeMachine(), durationSec: (performance.now() - started) / 1000, rows, details,
+  loadAvg: { start: loadBefore, end: loadavg() },
   notes: [
     `HTTP load: autocannon ${CONNECTIONS} connections, keep-alive, one fixed request body per target, run in its own process. The load generator, the server under test and this orchestrator share the same ${describeMachine().cores} cores, so absolute req/s are below what a separate client host would show; the ratio to the bare node:http baseline, measured the same way and interleaved round by round, is the comparable figure.`,
     'Every server is started as its own process on a fresh SQLite database with `--log-level warn`; ratios are medians of per-round ratios.',

@@ -6,6 +6,7 @@ import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
+import { touchSeqLedger } from './ops/accounts.ts';
 import { feeEvent } from './sacEvents.ts';
 import { TxCode } from './resultCodes.ts';
 import { muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
@@ -184,18 +185,9 @@ function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerC
   if (!entry || entry.data.type !== 0) { ltx.rollback(); return []; }
   const acc = entry.data.account;
   acc.seqNum = frame.tx.seqNum;
-  stampSequence(acc, ledger);
+  touchSeqLedger(ledger, acc);
   ltx.update(entry);
   return ltx.commit();
-}
-
-export function stampSequence(acc: xdr.AccountEntryWire, ledger: LedgerContext): void {
-  if (acc.ext.v === 0) acc.ext = { v: 1, v1: { liabilities: { buying: 0n, selling: 0n }, ext: { v: 0 } } };
-  const v1 = acc.ext.v1;
-  if (v1.ext.v === 0) {
-    v1.ext = { v: 2, v2: { numSponsored: 0, numSponsoring: 0, signerSponsoringIDs: acc.signers.map(() => null), ext: { v: 0 } } };
-  }
-  v1.ext.v2.ext = { v: 3, v3: { ext: { v: 0 }, seqLedger: ledger.ledgerSeq, seqTime: ledger.closeTime } };
 }
 
 /** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */

@@ -4,7 +4,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, bytesEqual, muxedToAccountId, type AccountId } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { accountSigners, SignatureChecker, thresholdBytes } from './signatures.ts';
-import { availableBalance } from './reserves.ts';
+import { availableBalance } from './ops/accounts.ts';
 import { OpCode, TxCode, MAX_OPS_PER_TX } from './resultCodes.ts';
 import type { TransactionFrame } from './transactionFrame.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
@@ -56,7 +56,7 @@ export function checkTransaction(frame: TransactionFrame, ltx: LedgerTxn, ctx: V
   if (!account || !outerSigs.check(accountSigners(account), neededWeight(account, 'low'))) {
     return { outer: { code: TxCode.BAD_AUTH, afterSeqCheck: true }, inner: null };
   }
-  if (!ctx.applying && availableBalance(account, ctx.ledger.baseReserve) < fb.fee + (ctx.pendingFees ?? 0n)) {
+  if (!ctx.applying && availableBalance(ctx.ledger, account) < fb.fee + (ctx.pendingFees ?? 0n)) {
     return { outer: { code: TxCode.INSUFFICIENT_BALANCE, afterSeqCheck: true }, inner: null };
   }
   const inner = checkInner(frame, ltx, ctx, false);
@@ -94,7 +94,7 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
       if (!sigs.check([{ key: signer, weight: 1 }], 1)) return { code: TxCode.BAD_AUTH, afterSeqCheck: true };
     }
   }
-  if (chargeFee && !ctx.applying && availableBalance(source, ledger.baseReserve) < BigInt(tx.fee) + (ctx.pendingFees ?? 0n)) {
+  if (chargeFee && !ctx.applying && availableBalance(ledger, source) < BigInt(tx.fee) + (ctx.pendingFees ?? 0n)) {
     return { code: TxCode.INSUFFICIENT_BALANCE, afterSeqCheck: true };
   }
 

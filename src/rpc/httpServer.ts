@@ -5,7 +5,7 @@
 //   - Content-Type must be application/json (charset, if any, utf-8/utf8): else 415 text/plain
 //     "content-type must be application/json" (or "invalid content-type charset");
 //   - a body over the cap: HTTP 500 text/plain "http: request body too large" (Go's MaxBytesReader
-//     error surfacing through the bridge's generic 500), and the connection is closed;
+//     error surfacing through the bridge's generic 500);
 //   - a body that is not JSON: HTTP 500 text/plain "[-32700] invalid request value";
 //   - nothing to answer (notifications only, empty batch): 204; everything else 200, JSON-RPC
 //     errors included. Every bridge answer carries `Accept-Post: application/json`, as jhttp's does.
@@ -89,6 +89,7 @@ function readBody(raw: IncomingMessage, limit: number): Promise<string | typeof 
       total += chunk.length;
       if (total > limit) {
         cleanup();
+        raw.resume();
         resolve(TOO_LARGE);
         return;
       }
@@ -183,7 +184,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return; // client went away
     }
     if (text === TOO_LARGE) {
-      reply.header('connection', 'close');
+      // Node discards the rest of the body once the answer is sent (bounded by the read timeout).
       sendText(reply, 500, 'http: request body too large\n');
       return;
     }
@@ -246,7 +247,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   // JSON-RPC routes: no hooks, no body parser (serveRpc checks, then reads the body itself).
   void app.register(async (rpc) => {
     rpc.removeAllContentTypeParsers();
-    rpc.addContentTypeParser('*', (_req, payload, done) => { done(null, payload); });
+    const passThrough = (_req: unknown, payload: unknown, done: (err: null, body: unknown) => void): void => { done(null, payload); };
+    // 'application/json' on its own: fastify caches that lookup; the catch-all it does not.
+    rpc.addContentTypeParser('application/json', passThrough);
+    rpc.addContentTypeParser('*', passThrough);
     rpc.setErrorHandler((err, _request, reply) => {
       logger.error({ err }, 'JSON-RPC HTTP route error');
       sendText(reply, 500, 'internal error\n');

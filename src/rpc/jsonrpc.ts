@@ -135,10 +135,12 @@ export function describeSchemaError(errors: readonly ErrorObject[] | null | unde
   return msg;
 }
 
+/** Like Go's Duration.String, to the microsecond: "850µs", "12.345ms", "1.5s". */
 function formatDuration(ms: number): string {
-  if (ms < 1) return `${(ms * 1000).toFixed(1)}µs`;
-  if (ms < 1000) return `${ms.toFixed(3)}ms`;
-  return `${(ms / 1000).toFixed(3)}s`;
+  const us = Math.round(ms * 1000);
+  if (us < 1000) return us + 'µs';
+  if (us < 1_000_000) return us / 1000 + 'ms';
+  return us / 1_000_000 + 's';
 }
 
 export class Dispatcher {

@@ -18,6 +18,8 @@ export interface LedgerInput {
   bytes: Uint8Array;
   /** Its decoded form, when the source already has it (the standalone network does). */
   meta?: LedgerCloseMeta;
+  /** The envelopes of txProcessing, in order, when the source already knows them (saves re-hashing every one). */
+  envelopes?: TransactionEnvelope[];
 }
 
 export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): IngestBatch {
@@ -27,8 +29,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
   const header = headerEntry.header;
   const seq = header.ledgerSeq;
 
-  const envelopes = new Map<string, TransactionEnvelope>();
-  for (const env of envelopesOf(lcm)) envelopes.set(toHex(transactionHash(networkId, env)), env);
+  const envelopeOf = envelopeLookup(lcm, input.envelopes, networkId);
 
   const processing: TxResultMeta[] = body.txProcessing;
   const transactions: TransactionRow[] = [];
@@ -38,7 +39,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
   processing.forEach((p) => writes.applyAll(p.feeProcessing));
   processing.forEach((p, i) => {
     const hash = p.result.transactionHash;
-    const env = envelopes.get(toHex(hash));
+    const env = envelopeOf(i, hash);
     if (!env) throw new Error(`ledger ${seq}: no envelope in the tx set for result ${toHex(hash)}`);
     const result = p.result.result;
     const txMeta = p.txApplyProcessing;
@@ -76,6 +77,17 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
     entryWrites: writes.list(),
     feeSamples,
   };
+}
+
+/**
+ * The envelope of the i-th applied transaction. The tx set is not in apply order, so in general
+ * envelopes are matched to results by hash; a source that already knows the order says so.
+ */
+function envelopeLookup(lcm: LedgerCloseMeta, known: TransactionEnvelope[] | undefined, networkId: Uint8Array) {
+  if (known) return (i: number) => known[i];
+  const byHash = new Map<string, TransactionEnvelope>();
+  for (const env of envelopesOf(lcm)) byHash.set(toHex(transactionHash(networkId, env)), env);
+  return (_i: number, hash: Uint8Array) => byHash.get(toHex(hash));
 }
 
 /** Every envelope in the ledger's transaction set, whatever the set's version. */

@@ -145,7 +145,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       });
       const bytes = xdr.LedgerCloseMeta.schema.encode(closed.meta);
       const applied = performance.now();
-      const batch = ledgerToBatch({ bytes, meta: closed.meta }, this.networkId);
+      const batch = ledgerToBatch({ bytes, meta: closed.meta, envelopes: frames.map((f) => f.envelope) }, this.networkId);
       this.store.ingest(batch, this.config.historyRetentionWindow);
       this.queue.ledgerClosed(frames);
       const done = performance.now();

@@ -8,7 +8,7 @@ import type { Store } from '../store/types.ts';
 import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
 import { accountIdFromStrKey, accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';
 import { frameOf } from '../ledger/transactionFrame.ts';
-import { rootKeypair } from '../ledger/genesis.ts';
+import { rootSigner } from '../ledger/rootAccount.ts';
 
 export const STARTING_BALANCE = 10_000n * 10_000_000n; // 10,000 XLM, as the public friendbots give
 const MAX_OPS = 100;
@@ -69,13 +69,13 @@ export class Faucet {
       return false;
     });
     if (fresh.length === 0) return;
-    const root = rootKeypair(this.network.networkId);
-    const rootEntry = this.store.entry(encodeLedgerKey(accountKey({ type: 0, ed25519: root.rawPublicKey() })));
+    const root = rootSigner(this.network.networkId);
+    const rootEntry = this.store.entry(encodeLedgerKey(accountKey({ type: 0, ed25519: root.publicKey })));
     if (!rootEntry) throw new Error('the root account is missing');
     const rootData = decodeLedgerEntry(rootEntry.entry).data;
     if (rootData.type !== 0) throw new Error('the root key is not an account');
     const tx: xdr.TransactionWire = {
-      sourceAccount: { type: 0, ed25519: root.rawPublicKey() },
+      sourceAccount: { type: 0, ed25519: root.publicKey },
       fee: 100 * fresh.length,
       seqNum: rootData.account.seqNum + 1n,
       cond: { type: 0 },
@@ -89,7 +89,7 @@ export class Faucet {
     const unsigned: xdr.TransactionEnvelopeWire = { type: 2, v1: { tx, signatures: [] } };
     const hash = frameOf(unsigned, this.network.networkId).hash;
     const signed: xdr.TransactionEnvelopeWire = {
-      type: 2, v1: { tx, signatures: [{ hint: root.signatureHint(), signature: root.sign(Buffer.from(hash)) }] },
+      type: 2, v1: { tx, signatures: [{ hint: root.hint, signature: root.sign(hash) }] },
     };
     const frame = frameOf(signed, this.network.networkId);
     const submitted = this.network.submitFrame(frame);

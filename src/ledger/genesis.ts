@@ -1,6 +1,7 @@
 // Ledger 1 of a standalone network, as stellar-core creates it for a passphrase: the root account,
 // whose key is derived from the network id, holds all 100 billion lumens.
-import { xdr, Keypair } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { rootSigner } from './rootAccount.ts';
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';
 import { headerHash } from './header.ts';
 
@@ -9,8 +10,6 @@ export const BASE_FEE = 100;
 export const BASE_RESERVE = 5_000_000;                    // 0.5 XLM, what quickstart and the public networks use
 export const PROTOCOL_VERSION = 28;                       // the protocol of the Soroban host line we run
 
-export const rootKeypair = (networkId: Uint8Array): Keypair => Keypair.fromRawEd25519Seed(Buffer.from(networkId));
-
 export interface Genesis {
   meta: xdr.LedgerCloseMetaWire;
   /** The state ledger 1 starts with; ingested together with its meta. */
@@ -18,13 +17,13 @@ export interface Genesis {
 }
 
 export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number }): Genesis {
-  const root = rootKeypair(networkId);
+  const rootKey = rootSigner(networkId).publicKey;
   const rootEntry: LedgerEntry = {
     lastModifiedLedgerSeq: 1,
     data: {
       type: 0,
       account: {
-        accountId: { type: 0, ed25519: root.rawPublicKey() },
+        accountId: { type: 0, ed25519: rootKey },
         balance: TOTAL_COINS, seqNum: 0n, numSubEntries: 0, inflationDest: null, flags: 0,
         homeDomain: new xdr.XdrString(''), thresholds: new Uint8Array([1, 0, 0, 0]), signers: [], ext: { v: 0 },
       },
@@ -41,7 +40,7 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
     previousLedgerHash: zero,
     scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)), closeTime: opts.closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
-    bucketListHash: sha256(encodeLedgerKey(accountKey({ type: 0, ed25519: root.rawPublicKey() })), encodeLedgerEntry(rootEntry)),
+    bucketListHash: sha256(encodeLedgerKey(accountKey({ type: 0, ed25519: rootKey })), encodeLedgerEntry(rootEntry)),
     ledgerSeq: 1,
     totalCoins: TOTAL_COINS,
     feePool: 0n,

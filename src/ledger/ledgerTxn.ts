@@ -24,6 +24,8 @@ export function cloneWire<T>(v: T): T {
 
 export class LedgerTxn {
   private readonly slots = new Map<string, Slot>();
+  /** Outermost only: what was read from the source, which does not change while a ledger is built. */
+  private readonly reads = new Map<string, LedgerEntry | undefined>();
   private closed = false;
   private readonly parent: LedgerTxn | null;
   private readonly source: EntrySource | null;
@@ -39,11 +41,11 @@ export class LedgerTxn {
 
   /** The current entry for a key, as a private copy the caller may edit before passing it to `update`. */
   load(key: LedgerKey): LedgerEntry | undefined {
-    const e = this.peek(keyId(key));
+    const e = this.peek(keyId(key), key);
     return e === undefined ? undefined : cloneWire(e);
   }
 
-  exists(key: LedgerKey): boolean { return this.peek(keyId(key)) !== undefined; }
+  exists(key: LedgerKey): boolean { return this.peek(keyId(key), key) !== undefined; }
 
   /** Adds a new entry; the caller has checked that the key is absent. */
   create(entry: LedgerEntry): void { this.write(ledgerKeyOf(entry.data), { ...entry, lastModifiedLedgerSeq: this.ledgerSeq }); }
@@ -60,7 +62,7 @@ export class LedgerTxn {
     this.assertOpen();
     const changes: LedgerEntryChange[] = [];
     for (const [id, slot] of this.slots) {
-      const before = this.parent ? this.parent.peek(id) : this.source?.getEntry(encodeLedgerKey(slot.key));
+      const before = this.parent ? this.parent.peek(id, slot.key) : this.readSource(id, slot.key);
       if (slot.entry === null) {
         if (before !== undefined) changes.push({ type: 3, state: before }, { type: 2, removed: slot.key });
       } else if (before === undefined) {
@@ -79,11 +81,18 @@ export class LedgerTxn {
   /** Every key written (or erased) in this transaction, with its final value; used by the outermost one. */
   writes(): IterableIterator<Slot> { return this.slots.values(); }
 
-  private peek(id: string): LedgerEntry | undefined {
+  private peek(id: string, key: LedgerKey): LedgerEntry | undefined {
     const slot = this.slots.get(id);
     if (slot) return slot.entry ?? undefined;
-    if (this.parent) return this.parent.peek(id);
-    return this.source!.getEntry(Buffer.from(id, 'base64'));
+    if (this.parent) return this.parent.peek(id, key);
+    return this.readSource(id, key);
+  }
+
+  private readSource(id: string, key: LedgerKey): LedgerEntry | undefined {
+    if (this.reads.has(id)) return this.reads.get(id);
+    const e = this.source!.getEntry(encodeLedgerKey(key));
+    this.reads.set(id, e);
+    return e;
   }
 
   private write(key: LedgerKey, entry: LedgerEntry): void {
@@ -96,4 +105,9 @@ export class LedgerTxn {
   }
 }
 
-export const keyId = (key: LedgerKey): string => toBase64(encodeLedgerKey(key));
+/**
+ * A map key for a LedgerKey. Accounts, by far the most looked up, skip XDR encoding; the '#' prefix
+ * keeps their ids apart from the base64 of other keys.
+ */
+export const keyId = (key: LedgerKey): string =>
+  key.type === 0 ? '#' + Buffer.from(key.account.accountId.ed25519).toString('base64') : toBase64(encodeLedgerKey(key));

@@ -16,6 +16,7 @@ export class TransactionQueue {
   private readonly queued = new Map<string, Queued>();       // by hash hex, in arrival order
   private readonly bySource = new Map<string, string>();     // source account hex -> hash hex
   private readonly banned = new Map<string, number>();       // hash hex -> ledgers left
+  private readonly feesBySource = new Map<string, bigint>(); // fee source hex -> fees promised by queued txs
   private operations = 0;
   private readonly maxOperations: number;
 
@@ -27,11 +28,15 @@ export class TransactionQueue {
 
   /** Fees already promised by queued transactions of a fee source (to check its balance covers them all). */
   pendingFees(feeSourceHex: string, except?: string): bigint {
-    let total = 0n;
-    for (const q of this.queued.values()) {
-      if (q.frame.hashHex !== except && toHex(q.frame.feeSourceId.ed25519) === feeSourceHex) total += q.frame.declaredFee;
-    }
-    return total;
+    const total = this.feesBySource.get(feeSourceHex) ?? 0n;
+    const replaced = except ? this.queued.get(except) : undefined;
+    return replaced && toHex(replaced.frame.feeSourceId.ed25519) === feeSourceHex ? total - replaced.frame.declaredFee : total;
+  }
+
+  private addFee(frame: TransactionFrame, sign: 1n | -1n): void {
+    const src = toHex(frame.feeSourceId.ed25519);
+    const total = (this.feesBySource.get(src) ?? 0n) + sign * frame.declaredFee;
+    if (total === 0n) this.feesBySource.delete(src); else this.feesBySource.set(src, total);
   }
 
   /** Whether the transaction may enter, before validation; `replaces` is the queued one it would replace. */
@@ -54,6 +59,7 @@ export class TransactionQueue {
     this.queued.set(frame.hashHex, { frame, age: 0 });
     this.bySource.set(toHex(frame.sourceId.ed25519), frame.hashHex);
     this.operations += frame.feeOps;
+    this.addFee(frame, 1n);
   }
 
   /** Transactions for the next ledger, oldest first, up to `maxOps` operations. */
@@ -90,5 +96,6 @@ export class TransactionQueue {
     const src = toHex(q.frame.sourceId.ed25519);
     if (this.bySource.get(src) === hashHex) this.bySource.delete(src);
     this.operations -= q.frame.feeOps;
+    this.addFee(q.frame, -1n);
   }
 }

@@ -4,6 +4,10 @@ import { xdr } from '@stellar/stellar-sdk';
 import { internalError } from '../errors.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
+import type { LedgerRow } from '../../store/types.ts';
+
+/** The answer only changes when a ledger closes; it is built once per ledger. */
+let cached: { row: LedgerRow; result: Record<string, unknown> } | undefined;
 
 export const getLatestLedger: Method = {
   name: 'getLatestLedger',
@@ -11,8 +15,9 @@ export const getLatestLedger: Method = {
   handler(_params, ctx) {
     const latest = ctx.store.latestLedger();
     if (!latest) throw internalError('could not get latest ledger sequence');
+    if (cached?.row === latest) return cached.result;
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(latest.header).header;
-    return {
+    const result = {
       id: toHex(latest.hash),
       protocolVersion: latest.protocolVersion,
       sequence: latest.sequence,
@@ -20,5 +25,7 @@ export const getLatestLedger: Method = {
       headerXdr: toBase64(xdr.LedgerHeader.schema.encode(header)),
       metadataXdr: toBase64(latest.meta),
     };
+    cached = { row: latest, result };
+    return result;
   },
 };

@@ -2,15 +2,18 @@
 // that validates and applies one operation through a real LedgerTxn, committing on success.
 import { xdr } from '@stellar/stellar-sdk';
 import { createHash } from 'node:crypto';
-import { LedgerTxn, keyId, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
+import { LedgerTxn, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
 import { ledgerKeyOf } from '../../../src/ledger/entryKeys.ts';
 import { opHandlers } from '../../../src/ledger/ops/index.ts';
 import type { LedgerContext, OpContext, OpOutcome } from '../../../src/ledger/ops/types.ts';
 import {
-  accountKey, dataKey, decodeLedgerEntry, encodeLedgerEntry, networkIdOf, trustLineKey,
+  accountKey, dataKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, trustLineKey,
   type AccountEntry, type AccountId, type Asset, type ContractEvent, type LedgerEntry, type LedgerKey,
   type MuxedAccount, type TrustLineEntry,
 } from '../../../src/xdr/codec.ts';
+
+/** How the in-memory state keys entries: like storage, by the LedgerKey XDR. */
+const storageKey = (key: LedgerKey): string => Buffer.from(encodeLedgerKey(key)).toString('base64');
 
 export const NETWORK_ID = networkIdOf('Standalone Network ; February 2017');
 export const BASE_RESERVE = 5_000_000;
@@ -63,7 +66,7 @@ export class MemoryState implements EntrySource {
 
   constructor(entries: LedgerEntry[] = []) { for (const e of entries) this.put(e); }
 
-  put(entry: LedgerEntry): void { this.entries.set(keyId(ledgerKeyOf(entry.data)), encodeLedgerEntry(entry)); }
+  put(entry: LedgerEntry): void { this.entries.set(storageKey(ledgerKeyOf(entry.data)), encodeLedgerEntry(entry)); }
 
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
     const b = this.entries.get(Buffer.from(keyXdr).toString('base64'));
@@ -71,7 +74,7 @@ export class MemoryState implements EntrySource {
   }
 
   get(key: LedgerKey): LedgerEntry | undefined {
-    const b = this.entries.get(keyId(key));
+    const b = this.entries.get(storageKey(key));
     return b ? decodeLedgerEntry(b) : undefined;
   }
 
@@ -93,8 +96,8 @@ export class MemoryState implements EntrySource {
   /** Folds a committed outermost LedgerTxn into the state. */
   absorb(root: LedgerTxn): void {
     for (const slot of root.writes()) {
-      if (slot.entry) this.entries.set(keyId(slot.key), encodeLedgerEntry(slot.entry));
-      else this.entries.delete(keyId(slot.key));
+      if (slot.entry) this.entries.set(storageKey(slot.key), encodeLedgerEntry(slot.entry));
+      else this.entries.delete(storageKey(slot.key));
     }
   }
 }

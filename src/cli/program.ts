@@ -1,0 +1,64 @@
+// The lumen-rpc command line: `start` runs a node, `gen-config` prints a TOML configuration.
+import { Command } from 'commander';
+import { loadConfig, configToToml } from '../config/load.ts';
+import { options } from '../config/options.ts';
+import { createLogger } from '../log.ts';
+import { startNode } from '../node.ts';
+
+const program = new Command('lumen-rpc').description('A Stellar smart-contract JSON-RPC node with an embedded standalone network');
+
+function withConfigOptions(cmd: Command): Command {
+  for (const o of options) {
+    cmd.option(`--${o.flag} <value>`, o.help + (o.values ? ` (${o.values.join('|')})` : ''));
+  }
+  return cmd
+    .option('--config-path <file>', 'TOML configuration file (env LUMEN_RPC_CONFIG_PATH)')
+    .option('--config-strict', 'reject unknown keys in the configuration file');
+}
+
+/** Commander camel-cases flags; the config loader wants them as typed on the command line. */
+function givenFlags(cmd: Command): Record<string, unknown> {
+  const given: Record<string, unknown> = {};
+  const values = cmd.opts();
+  for (const o of options) {
+    const camel = o.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (values[camel] !== undefined) given[o.flag] = values[camel];
+  }
+  return given;
+}
+
+function configFrom(cmd: Command) {
+  const opts = cmd.opts();
+  return loadConfig({
+    flags: givenFlags(cmd),
+    env: process.env,
+    configPath: (opts.configPath as string | undefined) ?? process.env.LUMEN_RPC_CONFIG_PATH,
+    strict: Boolean(opts.configStrict),
+  });
+}
+
+withConfigOptions(program.command('start').description('serve the JSON-RPC API over a standalone network'))
+  .action(async (_opts, cmd: Command) => {
+    const config = configFrom(cmd);
+    const logger = createLogger(config);
+    const node = await startNode(config, logger);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      node.close().then(() => process.exit(0), (e) => { logger.error({ err: e }, 'shutdown failed'); process.exit(1); });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+
+withConfigOptions(program.command('gen-config').description('print the effective configuration as TOML'))
+  .action((_opts, cmd: Command) => { process.stdout.write(configToToml(configFrom(cmd))); });
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  process.stderr.write(`lumen-rpc: ${(e as Error).message}\n`);
+  process.exit(2);
+});

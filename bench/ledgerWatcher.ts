@@ -31,7 +31,8 @@ export class LedgerWatcher {
   }
 
   private async poll(): Promise<void> {
-    const { sequence } = await this.rpc.call<{ sequence: number }>('getLatestLedger');
+    // getHealth, not getLatestLedger: the latter carries the whole LedgerCloseMeta of the latest ledger
+    const { latestLedger: sequence } = await this.rpc.call<{ latestLedger: number }>('getHealth');
     if (sequence > this.latest) {
       this.latest = sequence;
       const signal = this.signal;

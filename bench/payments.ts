@@ -6,13 +6,16 @@
 // source accounts: each account is a "lane" that sends its next payment as soon as its previous one
 // is confirmed. All lanes share at most IN_FLIGHT HTTP requests, like a fleet of clients behind a
 // connection pool. Transactions are built and signed before the clock starts: client-side signing
-// would otherwise compete with the server for the same two cores.
+// would otherwise compete with the server for the same two cores. Calls that lanes make at the same
+// moment travel as JSON-RPC batches, as an indexer or exchange hot wallet would send them.
 import { Keypair } from '@stellar/stellar-sdk';
 import { LedgerWatcher } from './ledgerWatcher.ts';
 import { RpcClient } from './rpcClient.ts';
 import { createAccountsTx, paymentTx, rootKeypair, send, sequences, submitAndWait, type SignedTx, type TxStatus } from './stellar.ts';
 
 const IN_FLIGHT = 64;
+/** Calls per JSON-RPC batch request while paying: many lanes send and poll at once. */
+const BATCH = 50;
 const OPS_PER_TX = 100;
 
 export interface Accounts { keys: Keypair[]; seqs: bigint[] }
@@ -67,7 +70,7 @@ export async function runPayments(url: string, accounts: Accounts, rounds: numbe
   const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) =>
     paymentTx(k, seqs[i] + BigInt(r), keys[(i + 1) % keys.length].publicKey())));
 
-  const rpc = new RpcClient(url, IN_FLIGHT);
+  const rpc = new RpcClient(url, IN_FLIGHT, BATCH);
   const watcher = new LedgerWatcher(url);
   await watcher.start();
   const firstLedger = watcher.latest;

@@ -35,7 +35,7 @@ export async function measureStartup(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-bench-start-'));
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'start', '--endpoint', `127.0.0.1:${port}`,
+  const child = spawn(process.execPath, ['bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`,
     '--db-path', join(dir, 'x.sqlite'), '--log-level', 'warn'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = once(child, 'exit');
   let stderr = '';

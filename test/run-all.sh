@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== type check"
 tsc --noEmit
+echo "== build"
+node scripts/build.ts --quiet
 echo "== node tests"
 node --test --test-concurrency=2 --test-timeout=300000 'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts'
 echo "== python tests"

@@ -6,8 +6,9 @@ import {
   type LedgerCloseMeta, type LedgerEntryChange, type LedgerKey, type TransactionEnvelope,
 } from '../xdr/codec.ts';
 import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
-import { ledgerKeyOf } from '../ledger/entryKeys.ts';
-import type { FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
+import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import type { EventRow, FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
+import { ledgerEventRows } from './events.ts';
 
 type TxResultMeta = xdr.TransactionResultMetaWire | xdr.TransactionResultMetaV1Wire;
 
@@ -20,6 +21,8 @@ export interface LedgerInput {
   meta?: LedgerCloseMeta;
   /** The envelopes of txProcessing, in order, when the source already knows them (saves re-hashing every one). */
   envelopes?: TransactionEnvelope[];
+  /** Their XDR, in the same order, when the source has it (saves re-encoding every one). */
+  envelopeXdrs?: Array<Uint8Array | undefined>;
 }
 
 export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): IngestBatch {
@@ -34,7 +37,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
   const processing: TxResultMeta[] = body.txProcessing;
   const transactions: TransactionRow[] = [];
   const feeSamples: FeeSample[] = [];
-  const writes = new EntryWrites(seq);
+  const writes = new EntryWrites();
 
   processing.forEach((p) => writes.applyAll(p.feeProcessing));
   processing.forEach((p, i) => {
@@ -52,7 +55,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
       innerHash: result.result.code === 1 || result.result.code === -13 ? result.result.innerResultPair.transactionHash : null,
       successful: result.result.code === 0 || result.result.code === 1,
       feeBump,
-      envelope: xdr.TransactionEnvelope.schema.encode(env),
+      envelope: input.envelopeXdrs?.[i] ?? xdr.TransactionEnvelope.schema.encode(env),
       result: xdr.TransactionResult.schema.encode(result),
       meta: xdr.TransactionMeta.schema.encode(txMeta),
       events: eventsOf(txMeta),
@@ -74,9 +77,21 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
       meta: input.bytes,
     },
     transactions,
-    entryWrites: writes.list(),
+    entryWrites: writes.list(seq),
     feeSamples,
+    events: ledgerEventRows(transactions),
   };
+}
+
+/**
+ * The events of a stored LedgerCloseMeta, for filling the events table of ledgers ingested before
+ * it existed. Needs no envelopes: events come from the metas, in application order.
+ */
+export function ledgerEventsFromMeta(bytes: Uint8Array): EventRow[] {
+  const lcm = xdr.LedgerCloseMeta.schema.decode(bytes);
+  const body = lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2;
+  const processing: TxResultMeta[] = body.txProcessing;
+  return ledgerEventRows(processing.map((p, i) => ({ applicationOrder: i + 1, events: eventsOf(p.txApplyProcessing) })));
 }
 
 /**
@@ -158,11 +173,9 @@ function feeSampleOf(env: TransactionEnvelope, result: xdr.TransactionResultWire
   return { soroban: false, fee: result.feeCharged / BigInt(ops.length) };
 }
 
-/** The final value of every entry a ledger touched (last change wins). */
+/** The final value of every entry a ledger touched (last change wins), encoded once at the end. */
 class EntryWrites {
-  private readonly byKey = new Map<string, { key: Uint8Array; entry: Uint8Array | null; lastModified: number }>();
-  private readonly seq: number;
-  constructor(seq: number) { this.seq = seq; }
+  private readonly byKey = new Map<string, { key: LedgerKey; entry: xdr.LedgerEntryWire | null }>();
 
   applyAll(changes: LedgerEntryChange[]): void {
     for (const c of changes) {
@@ -177,14 +190,17 @@ class EntryWrites {
   }
 
   private put(e: xdr.LedgerEntryWire): void {
-    const key = encodeLedgerKey(ledgerKeyOf(e.data));
-    this.byKey.set(toBase64(key), { key, entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
+    const key = ledgerKeyOf(e.data);
+    this.byKey.set(keyId(key), { key, entry: e });
   }
 
-  remove(k: LedgerKey): void {
-    const key = encodeLedgerKey(k);
-    this.byKey.set(toBase64(key), { key, entry: null, lastModified: this.seq });
-  }
+  remove(key: LedgerKey): void { this.byKey.set(keyId(key), { key, entry: null }); }
 
-  list() { return [...this.byKey.values()]; }
+  list(seq: number) {
+    return [...this.byKey.values()].map(({ key, entry }) => ({
+      key: encodeLedgerKey(key),
+      entry: entry ? encodeLedgerEntry(entry) : null,
+      lastModified: entry ? entry.lastModifiedLedgerSeq : seq,
+    }));
+  }
 }

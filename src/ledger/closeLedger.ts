@@ -1,7 +1,7 @@
 // Closes one ledger of the standalone network: charges every fee first, applies the transactions in
 // order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
 import { xdr } from '@stellar/stellar-sdk';
-import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerHeader } from '../xdr/codec.ts';
+import { accountKey, sha256, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
@@ -76,11 +76,11 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
     },
   };
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
+  const txSetHash = sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet));
+  const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
   const header = nextHeader(prev, {
-    closeTime: opts.closeTime,
-    txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)),
-    txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode(resultSet)),
-    bucketListHash: stateHash(prev.header.bucketListHash, root),
+    closeTime: opts.closeTime, txSetHash, txSetResultHash,
+    bucketListHash: stateHash(prev.header.bucketListHash, txSetHash, txSetResultHash),
     feePool,
   });
   const hash = headerHash(header);
@@ -101,16 +101,12 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
 }
 
 /**
- * There is no bucket list here; this hash commits to the state instead: the previous value chained
- * with every entry this ledger wrote, so two nodes with the same history agree on it.
+ * There is no bucket list here. The header still commits to the state: the state is a function of
+ * the history, so chaining the previous value with this ledger's transaction set and results makes
+ * two nodes with the same history agree on it, without re-encoding every entry the ledger wrote.
  */
-function stateHash(prev: Uint8Array, root: LedgerTxn): Uint8Array {
-  const parts: Uint8Array[] = [prev];
-  for (const slot of root.writes()) {
-    parts.push(encodeLedgerKey(slot.key));
-    if (slot.entry) parts.push(encodeLedgerEntry(slot.entry));
-  }
-  return sha256(...parts);
+function stateHash(prev: Uint8Array, txSetHash: Uint8Array, txSetResultHash: Uint8Array): Uint8Array {
+  return sha256(prev, txSetHash, txSetResultHash);
 }
 
 function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,

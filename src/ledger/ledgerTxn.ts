@@ -1,8 +1,10 @@
 // Nested ledger-state transactions, after stellar-core's LedgerTxn: an operation works in a child of
 // its transaction, which works in a child of the ledger. Committing a child folds its writes into the
 // parent and yields the LedgerEntryChanges that go into the meta; rolling back drops them.
-import { encodeLedgerKey, toBase64, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
-import { ledgerKeyOf } from './entryKeys.ts';
+import { encodeLedgerKey, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
+import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+
+export { keyId };
 
 /** Read-only access to the committed state (storage) beneath the outermost LedgerTxn. */
 export interface EntrySource {
@@ -104,10 +106,3 @@ export class LedgerTxn {
     if (this.closed) throw new Error('LedgerTxn used after commit or rollback');
   }
 }
-
-/**
- * A map key for a LedgerKey. Accounts, by far the most looked up, skip XDR encoding; the '#' prefix
- * keeps their ids apart from the base64 of other keys.
- */
-export const keyId = (key: LedgerKey): string =>
-  key.type === 0 ? '#' + Buffer.from(key.account.accountId.ed25519).toString('base64') : toBase64(encodeLedgerKey(key));

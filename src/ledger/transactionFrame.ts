@@ -12,6 +12,8 @@ export interface FeeBumpPart {
 
 export interface TransactionFrame {
   envelope: TransactionEnvelope;
+  /** The envelope's XDR as submitted, when known: stored as is instead of re-encoded. */
+  envelopeXdr?: Uint8Array;
   hash: Uint8Array;          // network hash (outer hash for a fee bump)
   hashHex: string;
   innerHash: Uint8Array;     // the inner transaction's hash (= hash unless fee bump)

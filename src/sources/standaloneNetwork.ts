@@ -10,7 +10,7 @@ import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts
 import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, toHex } from '../xdr/codec.ts';
 import { decodeEnvelope } from '../xdr/transactions.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
-import { ledgerKeyOf } from '../ledger/entryKeys.ts';
+import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
@@ -110,7 +110,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
-    return this.submitFrame(frameOf(decodeEnvelope(envelopeXdr), this.networkId));
+    return this.submitFrame({ ...frameOf(decodeEnvelope(envelopeXdr), this.networkId), envelopeXdr });
   }
 
   submitFrame(frame: TransactionFrame): SubmitResult {
@@ -148,7 +148,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
       });
       const bytes = xdr.LedgerCloseMeta.schema.encode(closed.meta);
       const applied = performance.now();
-      const batch = ledgerToBatch({ bytes, meta: closed.meta, envelopes: frames.map((f) => f.envelope) }, this.networkId);
+      const batch = ledgerToBatch({
+        bytes, meta: closed.meta, envelopes: frames.map((f) => f.envelope), envelopeXdrs: frames.map((f) => f.envelopeXdr),
+      }, this.networkId);
       this.store.ingest(batch, this.config.historyRetentionWindow);
       this.queue.ledgerClosed(frames);
       const done = performance.now();

@@ -31,7 +31,7 @@ def node_url():
     port = _free_port()
     db = os.path.join(tempfile.mkdtemp(prefix="lumen-rpc-py-"), "node.sqlite")
     proc = subprocess.Popen(
-        [NODE, "src/cli/main.ts", "start", "--endpoint", f"127.0.0.1:{port}", "--db-path", db,
+        [NODE, "bin/lumen-rpc.js", "start", "--endpoint", f"127.0.0.1:{port}", "--db-path", db,
          "--close-mode", "instant", "--log-level", "warn"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )

@@ -7,7 +7,7 @@ import { internalError, invalidParams } from '../errors.ts';
 import {
   decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
 } from '../../xdr/codec.ts';
-import { ttlKeyFor } from '../../ledger/entryKeys.ts';
+import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoredEntry } from '../../store/types.ts';
 import type { Method } from './types.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';

@@ -32,7 +32,7 @@ export async function freePort(): Promise<number> {
 export async function startNodeProcess(opts: { args?: string[]; dbPath?: string; port?: number } = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
   const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
-  const args = ['src/cli/main.ts', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
+  const args = ['bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });

@@ -3,7 +3,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { createHash } from 'node:crypto';
 import { LedgerTxn, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
-import { ledgerKeyOf } from '../../../src/ledger/entryKeys.ts';
+import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import { opHandlers } from '../../../src/ledger/ops/index.ts';
 import type { LedgerContext, OpContext, OpOutcome } from '../../../src/ledger/ops/types.ts';
 import {

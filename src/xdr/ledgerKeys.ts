@@ -1,6 +1,5 @@
-// The LedgerKey that identifies a LedgerEntry, per entry type.
-import type { LedgerEntryData, LedgerKey } from '../xdr/codec.ts';
-import { sha256, encodeLedgerKey } from '../xdr/codec.ts';
+// Ledger keys: the key of an entry, the key of its TTL entry, and a map key for in-memory lookups.
+import { sha256, encodeLedgerKey, toBase64, type LedgerEntryData, type LedgerKey } from './codec.ts';
 
 export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
   switch (d.type) {
@@ -19,3 +18,10 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
 
 /** Contract data and code live as long as their TTL entry, keyed by the hash of their own key. */
 export const ttlKeyFor = (key: LedgerKey): LedgerKey => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });
+
+/**
+ * A map key for a LedgerKey. Accounts, by far the most looked up, skip XDR encoding; the '#' prefix
+ * keeps their ids apart from the base64 of other keys.
+ */
+export const keyId = (key: LedgerKey): string =>
+  key.type === 0 ? '#' + Buffer.from(key.account.accountId.ed25519).toString('base64') : toBase64(encodeLedgerKey(key));

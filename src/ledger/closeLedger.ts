@@ -14,7 +14,9 @@ import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
 
 export interface ClosedLedger {
-  meta: xdr.LedgerCloseMetaWire;
+  meta: xdr.LedgerCloseMetaWire & { v: 2 };
+  /** The encoded transaction set (needed for its hash; reused when the meta is encoded). */
+  txSetXdr: Uint8Array;
   header: LedgerHeader;
   hash: Uint8Array;
 }
@@ -76,7 +78,8 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
     },
   };
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
-  const txSetHash = sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet));
+  const txSetXdr = xdr.GeneralizedTransactionSet.schema.encode(txSet);
+  const txSetHash = sha256(txSetXdr);
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
   const header = nextHeader(prev, {
     closeTime: opts.closeTime, txSetHash, txSetResultHash,
@@ -84,7 +87,7 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
     feePool,
   });
   const hash = headerHash(header);
-  const meta: xdr.LedgerCloseMetaWire = {
+  const meta: xdr.LedgerCloseMetaWire & { v: 2 } = {
     v: 2,
     v2: {
       ext: { v: 0 },
@@ -97,7 +100,7 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
       evictedKeys: [],
     },
   };
-  return { meta, header, hash };
+  return { meta, txSetXdr, header, hash };
 }
 
 /**

@@ -16,6 +16,7 @@ import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
 import { checkTransaction } from '../ledger/validation.ts';
 import { closeLedger } from '../ledger/closeLedger.ts';
+import { encodeCloseMeta } from '../ledger/encodeCloseMeta.ts';
 import { transactionResult } from '../ledger/closeLedger.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
@@ -146,10 +147,11 @@ export class StandaloneNetwork implements TransactionSubmitter {
       const closed = closeLedger({ header: prev.header, hash: prev.hash }, frames, this.state, {
         closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId,
       });
-      const bytes = xdr.LedgerCloseMeta.schema.encode(closed.meta);
+      const encoded = encodeCloseMeta(closed.meta.v2, closed.txSetXdr);
       const applied = performance.now();
       const batch = ledgerToBatch({
-        bytes, meta: closed.meta, envelopes: frames.map((f) => f.envelope), envelopeXdrs: frames.map((f) => f.envelopeXdr),
+        bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
+        envelopes: frames.map((f) => f.envelope), envelopeXdrs: frames.map((f) => f.envelopeXdr),
       }, this.networkId);
       this.store.ingest(batch, this.config.historyRetentionWindow);
       this.queue.ledgerClosed(frames);

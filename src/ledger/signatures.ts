@@ -24,9 +24,18 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 const verified = new Map<string, boolean>();
 const VERIFIED_CACHE_SIZE = 250_000;
 
+const verificationId = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): string =>
+  Buffer.from(publicKey).toString('base64') + Buffer.from(signature).toString('base64') + Buffer.from(message).toString('base64');
+
+/** Records a verification done elsewhere (on a worker thread). */
+export function rememberVerified(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, ok: boolean): void {
+  if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+  verified.set(verificationId(publicKey, message, signature), ok);
+}
+
 export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
-  const id = Buffer.from(publicKey).toString('base64') + Buffer.from(signature).toString('base64') + Buffer.from(message).toString('base64');
+  const id = verificationId(publicKey, message, signature);
   const known = verified.get(id);
   if (known !== undefined) return known;
   let ok: boolean;
@@ -35,8 +44,7 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
   } catch {
     ok = false;
   }
-  if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
-  verified.set(id, ok);
+  rememberVerified(publicKey, message, signature, ok);
   return ok;
 }
 
@@ -116,4 +124,30 @@ export class SignatureChecker {
     }
     return -1;
   }
+}
+
+/**
+ * The (key, signature) pairs validation may check for a transaction: every signature against every
+ * ed25519 signer, of the given accounts, whose hint it carries.
+ */
+export function candidateSignatures(
+  accounts: xdr.AccountEntryWire[], message: Uint8Array, signatures: xdr.DecoratedSignatureWire[],
+): Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> {
+  const out: Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> = [];
+  const seen = new Set<string>();
+  for (const account of accounts) {
+    for (const signer of accountSigners(account)) {
+      if (signer.key.type !== 0) continue;
+      const pub = signer.key.ed25519;
+      for (const sig of signatures) {
+        const signature = sig.signature as Uint8Array;
+        if (signature.length !== 64 || !bytesEqual(sig.hint as Uint8Array, hintOf(pub))) continue;
+        const id = verificationId(pub, message, signature);
+        if (seen.has(id) || verified.has(id)) continue;
+        seen.add(id);
+        out.push({ publicKey: pub, message, signature });
+      }
+    }
+  }
+  return out;
 }

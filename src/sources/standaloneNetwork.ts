@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, toHex } from '../xdr/codec.ts';
+import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex } from '../xdr/codec.ts';
+import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
+import { candidateSignatures, rememberVerified } from '../ledger/signatures.ts';
 import { decodeEnvelope } from '../xdr/transactions.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
@@ -36,6 +38,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private stopped = false;
   private readonly ledgerWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly observeIngestion: IngestObserver;
+  private readonly verifier = new SignatureVerifierPool();
   private readonly onLedger: (seq: number) => void;
 
   constructor(opts: { store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void }) {
@@ -81,6 +84,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   stop(): void {
     this.stopped = true;
+    void this.verifier.close();
     clearTimeout(this.timer);
     if (this.eagerClose) clearImmediate(this.eagerClose);
   }
@@ -111,7 +115,24 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
-    return this.submitFrame({ ...frameOf(decodeEnvelope(envelopeXdr), this.networkId), envelopeXdr });
+    const frame: TransactionFrame = { ...frameOf(decodeEnvelope(envelopeXdr), this.networkId), envelopeXdr };
+    await this.verifySignaturesOffThread(frame);
+    return this.submitFrame(frame);
+  }
+
+  /** Checks the envelope's likely signatures on worker threads, so validation finds them verified. */
+  private async verifySignaturesOffThread(frame: TransactionFrame): Promise<void> {
+    const ids = [frame.sourceId, frame.feeSourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])];
+    const accounts = [...new Map(ids.map((id) => [toHex(id.ed25519), id])).values()].flatMap((id) => {
+      const e = this.state.getEntry(encodeLedgerKey(accountKey(id)));
+      return e && e.data.type === 0 ? [e.data.account] : [];
+    });
+    const items = [
+      ...candidateSignatures(accounts, frame.innerHash, frame.signatures),
+      ...(frame.feeBump ? candidateSignatures(accounts, frame.hash, frame.feeBump.signatures) : []),
+    ];
+    const results = await this.verifier.verify(items);
+    items.forEach((it, i) => { if (typeof results[i] === 'boolean') rememberVerified(it.publicKey, it.message, it.signature, results[i]); });
   }
 
   submitFrame(frame: TransactionFrame): SubmitResult {

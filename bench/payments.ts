@@ -16,6 +16,8 @@ import { createAccountsTx, paymentTx, rootKeypair, send, sequences, submitAndWai
 const IN_FLIGHT = 64;
 /** Calls per JSON-RPC batch request while paying: many lanes send and poll at once. */
 const BATCH = 50;
+/** Connections while paying: 8 x 50 calls stays under the node's sendTransaction queue limit (500). */
+const BATCH_CONNECTIONS = 8;
 const OPS_PER_TX = 100;
 
 export interface Accounts { keys: Keypair[]; seqs: bigint[] }
@@ -70,7 +72,7 @@ export async function runPayments(url: string, accounts: Accounts, rounds: numbe
   const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) =>
     paymentTx(k, seqs[i] + BigInt(r), keys[(i + 1) % keys.length].publicKey())));
 
-  const rpc = new RpcClient(url, IN_FLIGHT, BATCH);
+  const rpc = new RpcClient(url, BATCH_CONNECTIONS, BATCH);
   const watcher = new LedgerWatcher(url);
   await watcher.start();
   const firstLedger = watcher.latest;

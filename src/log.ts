@@ -1,7 +1,7 @@
 // Process logger. `json` writes pino's JSON lines; `text` writes one logfmt-style line per record
 // (time=… level=… msg="…" key=value …), close to the reference node's logrus text output.
-// Both write to stdout asynchronously (sonic-boom, flushed on exit), so logging on the request path
-// does not cost a write(2) per line.
+// Both write to stdout asynchronously and in batches (see bufferedStdout), so logging on the
+// request path does not cost a write(2) per line.
 import { pino, type Logger, type DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
 
@@ -58,6 +58,38 @@ function textSink(inner: LogSink): DestinationStream {
   return { write: (chunk: string) => { inner.write(formatTextLine(chunk)); } };
 }
 
+const FLUSH_BYTES = 8192;
+const FLUSH_MS = 50;
+
+/**
+ * stdout through sonic-boom (asynchronous), with lines gathered into writes of about 8 KiB or
+ * 50 ms, whichever comes first: a write per line costs more than the request it logs. Whatever is
+ * pending is written synchronously when the process exits.
+ */
+function bufferedStdout(): LogSink {
+  const dest = pino.destination({ dest: 1, sync: false });
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
+    if (pending === '') return;
+    const chunk = pending;
+    pending = '';
+    dest.write(chunk);
+  };
+  process.once('exit', () => {
+    flush();
+    try { dest.flushSync(); } catch { /* stdout gone */ }
+  });
+  return {
+    write(line: string) {
+      pending += line;
+      if (pending.length >= FLUSH_BYTES) flush();
+      else if (timer === undefined) { timer = setTimeout(flush, FLUSH_MS); timer.unref(); }
+    },
+  };
+}
+
 let isoCacheMs = -1;
 let isoCache = '';
 function isoNow(): string {
@@ -99,7 +131,7 @@ function fastTextLine(level: number, obj: Record<string, unknown> | undefined, m
  * `sink` replaces stdout (tests).
  */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, sink?: LogSink): Logger {
-  const base: LogSink = sink ?? pino.destination({ dest: 1, sync: false });
+  const base: LogSink = sink ?? bufferedStdout();
   if (config.logFormat === 'json') {
     return pino(
       {

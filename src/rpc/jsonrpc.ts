@@ -157,9 +157,9 @@ export class Dispatcher {
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     const limits = options.limits ?? options.ctx.config;
     // Unknown keywords/formats in a schema are not fatal; no coercion, no defaults: params reach
-    // the handler as sent (minus null members). Unknown params are accepted unless a schema itself
-    // says additionalProperties: false.
-    const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false });
+    // the handler as sent, minus null members. Unknown params are ignored as Go's decoder does:
+    // never rejected; where a schema says `additionalProperties: false` they are removed.
+    const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false, removeAdditional: true });
     for (const method of options.methods) {
       if (this.entries.has(method.name)) throw new Error(`duplicate JSON-RPC method ${method.name}`);
       let validate: ValidateFunction;

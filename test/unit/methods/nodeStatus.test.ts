@@ -100,7 +100,7 @@ test('getVersionInfo: node facts and protocol version (0 when nothing is stored)
 
 test('the method list: the ten storage methods, unique names, object param schemas', () => {
   assert.deepEqual(methods.map((m) => m.name).sort(), [
-    'getFeeStats', 'getHealth', 'getLatestLedger', 'getLedgerEntries', 'getLedgers', 'getNetwork',
+    'getEvents', 'getFeeStats', 'getHealth', 'getLatestLedger', 'getLedgerEntries', 'getLedgers', 'getNetwork',
     'getTransaction', 'getTransactions', 'getVersionInfo', 'sendTransaction',
   ]);
   for (const m of methods) {

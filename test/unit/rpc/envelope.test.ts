@@ -155,6 +155,11 @@ describe('params', () => {
     assert.deepEqual(r.json, { jsonrpc: '2.0', id: 1, result: { got: 3 } });
   });
 
+  it('drops unknown params where a schema closes its properties, instead of rejecting', async () => {
+    const r = await rpc(t.port, { jsonrpc: '2.0', id: 1, method: 'closed', params: { keep: 1, unknown: 'x', other: null } });
+    assert.deepEqual(r.json, { jsonrpc: '2.0', id: 1, result: { keep: 1 } });
+  });
+
   it('reports a schema failure as -32602 "invalid parameters" with a string data', async () => {
     const cases: Array<[unknown, string]> = [
       [{ startLedger: 'ten' }, 'params.startLedger must be integer'],

@@ -193,3 +193,18 @@ describe('helpers', () => {
     assert.throws(() => parseEndpoint('localhost:99999'));
   });
 });
+
+describe('close', () => {
+  it('lets an in-flight request finish, then stops accepting', async () => {
+    const s = await startServer();
+    const pending = rpc(s.port, { jsonrpc: '2.0', id: 1, method: 'asyncEcho', params: { ms: 200, v: 'done' } });
+    await new Promise((r) => setTimeout(r, 50));
+    const closing = s.server.close();
+    const r = await pending;
+    assert.equal(r.status, 200);
+    assert.equal(r.text, '{"jsonrpc":"2.0","id":1,"result":"done"}');
+    await closing;
+    await assert.rejects(request(s.port, { body: call }));
+    await s.server.close(); // idempotent
+  });
+});

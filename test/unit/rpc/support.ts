@@ -47,6 +47,11 @@ export function testMethods(probe: Probe): Method[] {
       handler: (params) => ({ got: params.startLedger }),
     },
     {
+      name: 'closed',
+      paramsSchema: { type: 'object', additionalProperties: false, properties: { keep: { type: 'integer' } } },
+      handler: (params) => params,
+    },
+    {
       name: 'asyncEcho',
       paramsSchema: { type: 'object', properties: { ms: { type: 'integer' }, v: {} } },
       handler: async (params) => {

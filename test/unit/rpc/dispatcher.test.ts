@@ -1,0 +1,75 @@
+// The envelope without HTTP: Dispatcher, stripNulls, error texts.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultConfig } from '../../../src/config/config.ts';
+import { Dispatcher, errorResponseText, stripNulls } from '../../../src/rpc/jsonrpc.ts';
+import type { MethodContext } from '../../../src/rpc/methods/types.ts';
+import { testMethods } from './support.ts';
+
+const probe = { calls: {}, aborted: [], blocked: [], logs: [] };
+const d = new Dispatcher({ methods: testMethods(probe), ctx: { config: defaultConfig } as unknown as MethodContext, maxBatchSize: 3 });
+
+describe('Dispatcher', () => {
+  it('answers synchronously when the handlers are synchronous', () => {
+    const a = d.handle({ jsonrpc: '2.0', id: 1, method: 'echo', params: { a: 1 } });
+    assert.equal(a, '{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
+    const b = d.handle([{ jsonrpc: '2.0', id: 1, method: 'noop' }, { jsonrpc: '2.0', method: 'noop' }]);
+    assert.equal(b, '[{"jsonrpc":"2.0","id":1,"result":null}]');
+  });
+
+  it('returns a promise for asynchronous handlers, null for nothing to answer', async () => {
+    const p = d.handle({ jsonrpc: '2.0', id: 'x', method: 'asyncEcho', params: { v: [1] } });
+    assert.ok(p instanceof Promise);
+    assert.equal(await p, '{"jsonrpc":"2.0","id":"x","result":[1]}');
+    assert.equal(d.handle([]), null);
+    assert.equal(d.handle({ jsonrpc: '2.0', method: 'noop' }), null);
+    assert.equal(await d.handle([{ jsonrpc: '2.0', method: 'asyncEcho' }]), null);
+  });
+
+  it('applies the configured batch limit', () => {
+    const batch = Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'noop' }));
+    assert.equal(d.handle(batch), '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large","data":"batch of 4 requests exceeds the limit of 3"}}');
+    assert.equal(typeof d.handle(batch.slice(0, 3)), 'string');
+  });
+
+  it('gives values through handleToValue', async () => {
+    assert.deepEqual(await d.handleToValue({ jsonrpc: '2.0', id: 2, method: 'nope' }),
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found', data: 'nope' } });
+  });
+
+  it('rejects duplicate method names and bad schemas at construction', () => {
+    const ctx = { config: defaultConfig } as unknown as MethodContext;
+    const m = { name: 'a', paramsSchema: { type: 'object' }, handler: () => 1 };
+    assert.throws(() => new Dispatcher({ methods: [m, m], ctx }), /duplicate JSON-RPC method a/);
+    assert.throws(() => new Dispatcher({ methods: [{ ...m, paramsSchema: { type: 'nonsense' } }], ctx }), /invalid params schema for a/);
+  });
+});
+
+describe('stripNulls', () => {
+  it('drops null members at every depth without touching the input', () => {
+    const input = { a: null, b: { c: null, d: [null, { e: null, f: 1 }] }, g: 'x' };
+    const copy = JSON.parse(JSON.stringify(input)) as unknown;
+    assert.deepEqual(stripNulls(input), { b: { d: [null, { f: 1 }] }, g: 'x' });
+    assert.deepEqual(input, copy);
+  });
+
+  it('returns the same object when there is nothing to drop', () => {
+    const input = { a: 1, b: { c: [1, { d: 2 }] } };
+    assert.equal(stripNulls(input), input);
+  });
+
+  it('never copies a __proto__ key onto the result prototype', () => {
+    const input = JSON.parse('{"__proto__":{"polluted":true},"a":null,"b":1}') as Record<string, unknown>;
+    const out = stripNulls(input) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(out), ['b']);
+    assert.equal((out as { polluted?: boolean }).polluted, undefined);
+    assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  });
+});
+
+describe('errorResponseText', () => {
+  it('omits data when absent and an empty message, as jrpc2 does', () => {
+    assert.equal(errorResponseText('1', -32601, 'method not found'), '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found"}}');
+    assert.equal(errorResponseText('"a"', -1, '', 'd'), '{"jsonrpc":"2.0","id":"a","error":{"code":-1,"data":"d"}}');
+  });
+});

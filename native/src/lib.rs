@@ -1,0 +1,378 @@
+//! lumen-rpc's native addon: the Soroban host (soroban-env-host / soroban-simulation, protocol 28)
+//! exposed to Node through Node-API.
+//!
+//! Host work runs as napi AsyncTasks (on libuv's threadpool, so the event loop keeps serving), each
+//! on a big-stack thread with panics caught. Ledger state is read from the node's SQLite database
+//! directly (see `store.rs`), never through JavaScript callbacks.
+//!
+//! XDR crosses the boundary as base64 strings (what the JSON-RPC API carries), except the genesis
+//! entries, which are raw XDR bytes for the storage layer.
+
+mod config;
+mod runner;
+mod simulate;
+mod store;
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use simulate::{Common, LedgerParams, OpInput, SimulationOutput};
+use soroban_env_host::xdr::{Limits, WriteXdr};
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/// Ledger values for the host. Omit to use the latest ledger stored in the database (read in the
+/// same snapshot as the state).
+#[napi(object)]
+pub struct LedgerInput {
+    pub sequence: u32,
+    /// Close time, unix seconds.
+    pub timestamp: i64,
+    pub protocol_version: u32,
+    /// Stroops.
+    pub base_reserve: u32,
+}
+
+/// Simulation of an InvokeHostFunction operation. Give either `transactionXdr` (a
+/// TransactionEnvelope with exactly one operation; fee bumps accepted) or `operationXdr` (an
+/// Operation) plus `sourceAccount` when the operation has no source of its own.
+#[napi(object)]
+pub struct SimulateInvokeRequest {
+    /// The node's SQLite database (opened read-only).
+    pub db_path: String,
+    pub network_passphrase: String,
+    pub ledger: Option<LedgerInput>,
+    /// TransactionEnvelope XDR, base64.
+    pub transaction_xdr: Option<String>,
+    /// Operation XDR, base64.
+    pub operation_xdr: Option<String>,
+    /// G... strkey or AccountId XDR base64.
+    pub source_account: Option<String>,
+    /// "enforce" | "record" | "record_allow_nonroot"; default: enforce when the operation carries
+    /// auth entries, record otherwise.
+    pub auth_mode: Option<String>,
+    /// Record AddressV2 credentials (CAP-71) in the recording modes. Default false.
+    pub use_upgraded_auth: Option<bool>,
+    /// Added to the simulated instructions (at least 50,000 are added anyway).
+    pub instruction_leeway: Option<u32>,
+    /// Record diagnostic events (default true).
+    pub enable_debug: Option<bool>,
+    /// 32 bytes; random when omitted. For reproducible simulations in tests.
+    pub prng_seed: Option<Buffer>,
+}
+
+/// Simulation of ExtendFootprintTTL or RestoreFootprint. Give either `transactionXdr` (its
+/// SorobanTransactionData carries the footprint) or `operationXdr` plus `footprintXdr`.
+#[napi(object)]
+pub struct SimulateFootprintRequest {
+    pub db_path: String,
+    pub network_passphrase: String,
+    pub ledger: Option<LedgerInput>,
+    pub transaction_xdr: Option<String>,
+    pub operation_xdr: Option<String>,
+    /// LedgerFootprint XDR, base64.
+    pub footprint_xdr: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+#[napi(object)]
+pub struct StateChange {
+    /// LedgerKey XDR, base64.
+    pub key: String,
+    /// LedgerEntry XDR, base64; absent when the entry was created.
+    pub before: Option<String>,
+    /// LedgerEntry XDR, base64; absent when the entry was deleted.
+    pub after: Option<String>,
+}
+
+#[napi(object)]
+pub struct RestorePreamble {
+    /// SorobanTransactionData XDR, base64, for the RestoreFootprint transaction to send first.
+    pub transaction_data: String,
+    pub min_resource_fee: i64,
+}
+
+/// What a simulation found. On failure `error` holds the host's text and the other fields are
+/// empty, except `events`, `cpuInstructions`, `memoryBytes` and `latestLedger` when known.
+#[napi(object)]
+pub struct SimulationResult {
+    pub error: Option<String>,
+    /// ScVal XDR, base64 (successful invocations).
+    pub result: Option<String>,
+    /// SorobanAuthorizationEntry XDR, base64, each.
+    pub auth: Vec<String>,
+    /// SorobanTransactionData XDR, base64.
+    pub transaction_data: Option<String>,
+    /// Equals transactionData's resourceFee (0 on failure).
+    pub min_resource_fee: i64,
+    /// DiagnosticEvent XDR, base64, each (every host event, contract events included).
+    pub events: Vec<String>,
+    /// ContractEvent XDR, base64, each (successful invocations only).
+    pub contract_events: Vec<String>,
+    pub state_changes: Vec<StateChange>,
+    pub cpu_instructions: i64,
+    pub memory_bytes: i64,
+    pub restore_preamble: Option<RestorePreamble>,
+    /// The ledger the simulation ran against (0 if the database could not be read).
+    pub latest_ledger: u32,
+}
+
+fn b64(bytes: &[u8]) -> String {
+    B64.encode(bytes)
+}
+
+fn to_js(out: SimulationOutput) -> SimulationResult {
+    SimulationResult {
+        error: out.error,
+        result: out.result.as_deref().map(b64),
+        auth: out.auth.iter().map(|a| b64(a)).collect(),
+        transaction_data: out.transaction_data.as_deref().map(b64),
+        min_resource_fee: out.min_resource_fee,
+        events: out.events.iter().map(|e| b64(e)).collect(),
+        contract_events: out.contract_events.iter().map(|e| b64(e)).collect(),
+        state_changes: out
+            .state_changes
+            .iter()
+            .map(|c| StateChange {
+                key: b64(&c.key),
+                before: c.before.as_deref().map(b64),
+                after: c.after.as_deref().map(b64),
+            })
+            .collect(),
+        cpu_instructions: out.cpu_instructions as i64,
+        memory_bytes: out.memory_bytes as i64,
+        restore_preamble: out.restore_preamble.map(|p| RestorePreamble {
+            transaction_data: b64(&p.transaction_data),
+            min_resource_fee: p.min_resource_fee,
+        }),
+        latest_ledger: out.latest_ledger,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request conversion (on the JS thread, before the task leaves it)
+
+fn common(db_path: String, network_passphrase: String, ledger: Option<LedgerInput>) -> Result<Common> {
+    let ledger = ledger
+        .map(|l| -> Result<LedgerParams> {
+            Ok(LedgerParams {
+                sequence: l.sequence,
+                timestamp: u64::try_from(l.timestamp)
+                    .map_err(|_| Error::new(Status::InvalidArg, "ledger.timestamp must not be negative"))?,
+                protocol_version: l.protocol_version,
+                base_reserve: l.base_reserve,
+            })
+        })
+        .transpose()?;
+    if db_path.is_empty() {
+        return Err(Error::new(Status::InvalidArg, "dbPath is required"));
+    }
+    Ok(Common { db_path, network_passphrase, ledger })
+}
+
+fn op_input(
+    transaction_xdr: Option<String>,
+    operation_xdr: Option<String>,
+    source_account: Option<String>,
+    footprint_xdr: Option<String>,
+) -> Result<OpInput> {
+    match (transaction_xdr, operation_xdr) {
+        (Some(tx), None) => Ok(OpInput::Envelope(tx)),
+        (None, Some(operation)) => Ok(OpInput::Parts { operation, source_account, footprint: footprint_xdr }),
+        _ => Err(Error::new(
+            Status::InvalidArg,
+            "give exactly one of transactionXdr and operationXdr",
+        )),
+    }
+}
+
+fn invoke_request(r: SimulateInvokeRequest) -> Result<simulate::InvokeRequest> {
+    let auth_mode = r
+        .auth_mode
+        .as_deref()
+        .map(|m| m.parse::<simulate::AuthMode>())
+        .transpose()
+        .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
+    let prng_seed = r
+        .prng_seed
+        .map(|b| -> Result<[u8; 32]> {
+            <[u8; 32]>::try_from(b.as_ref())
+                .map_err(|_| Error::new(Status::InvalidArg, "prngSeed must be 32 bytes"))
+        })
+        .transpose()?;
+    Ok(simulate::InvokeRequest {
+        common: common(r.db_path, r.network_passphrase, r.ledger)?,
+        op: op_input(r.transaction_xdr, r.operation_xdr, r.source_account, None)?,
+        auth_mode,
+        use_upgraded_auth: r.use_upgraded_auth.unwrap_or(false),
+        instruction_leeway: r.instruction_leeway.unwrap_or(0),
+        enable_debug: r.enable_debug.unwrap_or(true),
+        prng_seed,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tasks
+
+pub struct SimulateInvokeTask(Option<simulate::InvokeRequest>);
+
+impl Task for SimulateInvokeTask {
+    type Output = SimulationOutput;
+    type JsValue = SimulationResult;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let req = self.0.take().ok_or_else(|| Error::from_reason("task ran twice"))?;
+        Ok(runner::run_on_host_thread("simulation", move || simulate::simulate_invoke(&req))
+            .unwrap_or_else(|e| SimulationOutput { error: Some(e), ..Default::default() }))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(to_js(output))
+    }
+}
+
+pub struct SimulateFootprintTask(Option<simulate::FootprintRequest>);
+
+impl Task for SimulateFootprintTask {
+    type Output = SimulationOutput;
+    type JsValue = SimulationResult;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let req = self.0.take().ok_or_else(|| Error::from_reason("task ran twice"))?;
+        Ok(runner::run_on_host_thread("simulation", move || simulate::simulate_footprint(&req))
+            .unwrap_or_else(|e| SimulationOutput { error: Some(e), ..Default::default() }))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(to_js(output))
+    }
+}
+
+/// Repeats one invocation simulation `iterations` times on one host thread and reports each
+/// run's wall time in milliseconds: the direct-Rust baseline the benchmark compares against.
+pub struct BenchInvokeTask(Option<simulate::InvokeRequest>, u32);
+
+impl Task for BenchInvokeTask {
+    type Output = Vec<f64>;
+    type JsValue = Vec<f64>;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let req = self.0.take().ok_or_else(|| Error::from_reason("task ran twice"))?;
+        let n = self.1;
+        runner::run_on_host_thread("benchmark", move || {
+            (0..n)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    let out = simulate::simulate_invoke(&req);
+                    let ms = t.elapsed().as_secs_f64() * 1000.0;
+                    out.error.map_or(Ok(ms), Err)
+                })
+                .collect::<std::result::Result<Vec<f64>, String>>()
+        })
+        .and_then(|r| r)
+        .map_err(Error::from_reason)
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exports
+
+/// Simulates an InvokeHostFunction operation against the database's latest ledger. Never
+/// rejects for simulation failures (they come back in `error`); throws for malformed requests.
+#[napi]
+pub fn simulate_invoke(request: SimulateInvokeRequest) -> Result<AsyncTask<SimulateInvokeTask>> {
+    Ok(AsyncTask::new(SimulateInvokeTask(Some(invoke_request(request)?))))
+}
+
+/// Simulates ExtendFootprintTTL (with `restorePreamble` when archived entries must be restored
+/// first) or RestoreFootprint.
+#[napi]
+pub fn simulate_footprint(request: SimulateFootprintRequest) -> Result<AsyncTask<SimulateFootprintTask>> {
+    let req = simulate::FootprintRequest {
+        common: common(request.db_path, request.network_passphrase, request.ledger)?,
+        op: op_input(request.transaction_xdr, request.operation_xdr, None, request.footprint_xdr)?,
+    };
+    Ok(AsyncTask::new(SimulateFootprintTask(Some(req))))
+}
+
+/// Runs the same invocation simulation `iterations` times inside Rust; resolves to the per-run
+/// milliseconds (rejects if a run fails).
+#[napi]
+pub fn bench_simulate_invoke(request: SimulateInvokeRequest, iterations: u32) -> Result<AsyncTask<BenchInvokeTask>> {
+    Ok(AsyncTask::new(BenchInvokeTask(Some(invoke_request(request)?), iterations)))
+}
+
+/// The ConfigSetting LedgerEntries (XDR) a protocol-28 network starts with, the public testnet's
+/// values, in ConfigSettingId order (ids 0..=20).
+#[napi]
+pub fn genesis_config_setting_entries(last_modified_ledger_seq: Option<u32>) -> Result<Vec<Buffer>> {
+    config::genesis_config_ledger_entries(last_modified_ledger_seq.unwrap_or(1))
+        .iter()
+        .map(|e| {
+            e.to_xdr(Limits::none())
+                .map(Buffer::from)
+                .map_err(|err| Error::from_reason(err.to_string()))
+        })
+        .collect()
+}
+
+/// Drops the idle read-only connections kept for `dbPath` (all databases when omitted); call it
+/// before deleting a database file.
+#[napi]
+pub fn close_database(db_path: Option<String>) {
+    store::close_idle(db_path.as_deref());
+}
+
+#[napi(object)]
+pub struct HostInfo {
+    /// The one ledger protocol this host runs.
+    pub protocol_version: u32,
+    pub soroban_env_host_version: String,
+    pub stellar_xdr_version: String,
+    pub addon_version: String,
+}
+
+#[napi]
+pub fn host_info() -> HostInfo {
+    let v = &soroban_env_host::VERSION;
+    HostInfo {
+        protocol_version: v.interface.protocol,
+        soroban_env_host_version: v.pkg.to_string(),
+        stellar_xdr_version: v.xdr.pkg.to_string(),
+        addon_version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+pub struct PanicTask(String);
+
+impl Task for PanicTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let message = self.0.clone();
+        Ok(match runner::run_on_host_thread("self-test", move || -> () { panic!("{message}") }) {
+            Ok(()) => "no panic".to_string(),
+            Err(caught) => caught,
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+/// Self-test of the panic guard: panics on a host thread and resolves to the caught error text
+/// (the process survives). For tests.
+#[napi]
+pub fn self_test_panic(message: String) -> AsyncTask<PanicTask> {
+    AsyncTask::new(PanicTask(message))
+}

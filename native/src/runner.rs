@@ -1,0 +1,99 @@
+//! Runs host work on big-stack threads (contract calls nest deeply; the reference server gives each
+//! simulation 100 MiB too) and turns a panic into an error instead of letting it unwind into Node
+//! (which would abort the process).
+//!
+//! The threads are kept and reused: creating one costs about half a millisecond here (mapping and
+//! faulting in a fresh stack), as much as a whole small simulation. A job goes to an idle thread if
+//! there is one, else to a new thread, which afterwards stays idle for the next job (at most
+//! `MAX_IDLE` wait; more exit).
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{self, SendError, Sender};
+use std::sync::Mutex;
+
+pub const HOST_THREAD_STACK_SIZE: usize = 100 * 1024 * 1024;
+const MAX_IDLE: usize = 8;
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown cause".to_string()
+    }
+}
+
+fn idle_worker() -> Option<Sender<Job>> {
+    IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop()
+}
+
+fn spawn_worker(first: Job) -> Result<(), String> {
+    let (tx, rx) = mpsc::channel::<Job>();
+    std::thread::Builder::new()
+        .name("lumen-host".into())
+        .stack_size(HOST_THREAD_STACK_SIZE)
+        .spawn(move || {
+            let mut next = Some(first);
+            while let Some(job) = next.take() {
+                job(); // never unwinds: jobs catch their own panics
+                {
+                    let mut idle = IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    if idle.len() >= MAX_IDLE {
+                        return;
+                    }
+                    idle.push(tx.clone());
+                }
+                next = rx.recv().ok();
+            }
+        })
+        .map(|_| ())
+        .map_err(|e| format!("failed to spawn a host thread: {e}"))
+}
+
+fn dispatch(mut job: Job) -> Result<(), String> {
+    while let Some(worker) = idle_worker() {
+        match worker.send(job) {
+            Ok(()) => return Ok(()),
+            Err(SendError(returned)) => job = returned, // that thread is gone; try another
+        }
+    }
+    spawn_worker(job)
+}
+
+static QUIET_PANICS: std::sync::Once = std::sync::Once::new();
+
+/// Panics are reported through the caller's error, so the hook only logs one line (no backtrace
+/// dump, whatever RUST_BACKTRACE says). The hook is this addon's own: its Rust runtime is private.
+fn install_panic_hook() {
+    QUIET_PANICS.call_once(|| {
+        panic::set_hook(Box::new(|info| {
+            let thread = std::thread::current();
+            eprintln!("[lumen-native] thread '{}' {}", thread.name().unwrap_or("?"), info.to_string().replace('\n', " "));
+        }));
+    });
+}
+
+/// Runs `work` on a big-stack host thread and waits for it. A panic inside becomes
+/// `Err("panic during <what>: <message>")`.
+pub fn run_on_host_thread<T, F>(what: &str, work: F) -> Result<T, String>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    install_panic_hook();
+    let (reply_tx, reply_rx) = mpsc::sync_channel(1);
+    dispatch(Box::new(move || {
+        let outcome = panic::catch_unwind(AssertUnwindSafe(work));
+        let _ = reply_tx.send(outcome);
+    }))?;
+    match reply_rx.recv() {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(payload)) => Err(format!("panic during {what}: {}", panic_text(payload))),
+        Err(_) => Err(format!("the host thread stopped during {what}")),
+    }
+}

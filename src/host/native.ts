@@ -1,0 +1,138 @@
+// Loads the native addon (native/lumen_native.node, built by `npm ci` / `npm run build:native`) and
+// describes what it exports. The types here mirror native/src/lib.rs by hand (no generated .d.ts):
+// change both together.
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface NativeLedgerInput {
+  sequence: number;
+  /** Close time, unix seconds. */
+  timestamp: number;
+  protocolVersion: number;
+  /** Stroops. */
+  baseReserve: number;
+}
+
+export interface NativeSimulateInvokeRequest {
+  dbPath: string;
+  networkPassphrase: string;
+  /** Omit to run against the latest ledger stored in the database. */
+  ledger?: NativeLedgerInput;
+  /** TransactionEnvelope XDR, base64 (exactly one operation; fee bumps accepted). */
+  transactionXdr?: string;
+  /** Operation XDR, base64 (instead of transactionXdr). */
+  operationXdr?: string;
+  /** G... strkey or AccountId XDR base64; for operationXdr without its own source. */
+  sourceAccount?: string;
+  authMode?: AuthMode;
+  useUpgradedAuth?: boolean;
+  instructionLeeway?: number;
+  enableDebug?: boolean;
+  /** 32 bytes; random when omitted. */
+  prngSeed?: Uint8Array;
+}
+
+export interface NativeSimulateFootprintRequest {
+  dbPath: string;
+  networkPassphrase: string;
+  ledger?: NativeLedgerInput;
+  transactionXdr?: string;
+  operationXdr?: string;
+  /** LedgerFootprint XDR, base64 (with operationXdr). */
+  footprintXdr?: string;
+}
+
+export type AuthMode = 'enforce' | 'record' | 'record_allow_nonroot';
+
+export interface NativeStateChange {
+  key: string;
+  before?: string | null;
+  after?: string | null;
+}
+
+export interface NativeSimulationResult {
+  error?: string | null;
+  result?: string | null;
+  auth: string[];
+  transactionData?: string | null;
+  minResourceFee: number;
+  events: string[];
+  contractEvents: string[];
+  stateChanges: NativeStateChange[];
+  cpuInstructions: number;
+  memoryBytes: number;
+  restorePreamble?: { transactionData: string; minResourceFee: number } | null;
+  latestLedger: number;
+}
+
+export interface NativeHostInfo {
+  protocolVersion: number;
+  sorobanEnvHostVersion: string;
+  stellarXdrVersion: string;
+  addonVersion: string;
+}
+
+export interface NativeAddon {
+  simulateInvoke(request: NativeSimulateInvokeRequest): Promise<NativeSimulationResult>;
+  simulateFootprint(request: NativeSimulateFootprintRequest): Promise<NativeSimulationResult>;
+  benchSimulateInvoke(request: NativeSimulateInvokeRequest, iterations: number): Promise<number[]>;
+  genesisConfigSettingEntries(lastModifiedLedgerSeq?: number): Buffer[];
+  closeDatabase(dbPath?: string): void;
+  hostInfo(): NativeHostInfo;
+  /** Panics on a host thread; resolves to the caught text ("panic during self-test: <message>"). */
+  selfTestPanic(message: string): Promise<string>;
+}
+
+/** Thrown when the addon is not built or cannot be loaded. */
+export class HostUnavailableError extends Error {
+  override readonly name = 'HostUnavailableError';
+}
+
+const ADDON_FILE = join('native', 'lumen_native.node');
+
+/**
+ * Where the addon is looked for: $LUMEN_NATIVE_ADDON, else native/lumen_native.node in the nearest
+ * folder above this module that has one (src/host/ when run from source, dist/ when bundled).
+ */
+export function addonPath(): string {
+  if (process.env.LUMEN_NATIVE_ADDON) return process.env.LUMEN_NATIVE_ADDON;
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = join(dir, ADDON_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  return join(dirname(dirname(here)), ADDON_FILE); // what `npm run build:native` would create
+}
+
+let loaded: NativeAddon | undefined;
+
+/** The addon, loaded once. Throws HostUnavailableError with what to do when it is missing. */
+export function loadNative(): NativeAddon {
+  if (loaded) return loaded;
+  const path = addonPath();
+  if (!existsSync(path)) {
+    throw new HostUnavailableError(
+      `the Soroban host addon is not built (${path} is missing): run \`npm run build:native\` ` +
+      '(needs a Rust toolchain, rustc >= 1.88); `npm ci` builds it unless LUMEN_SKIP_NATIVE=1',
+    );
+  }
+  try {
+    loaded = createRequire(import.meta.url)(path) as NativeAddon;
+  } catch (e) {
+    throw new HostUnavailableError(`cannot load the Soroban host addon ${path}: ${(e as Error).message}`);
+  }
+  return loaded;
+}
+
+/** True when the addon can be loaded (for code paths that can run without the host). */
+export function nativeAvailable(): boolean {
+  try {
+    loadNative();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,164 @@
+// The Soroban host's simulation API for the RPC layer: typed requests, results normalized to the
+// shapes simulateTransaction answers with (strings for 64-bit numbers, no nulls), and a bound on
+// how many simulations run at once.
+//
+// Each simulation runs in the addon off the event loop (a libuv threadpool task that runs the host
+// on its own big-stack thread) and reads ledger state from the node's SQLite file in one read
+// transaction, against the latest stored ledger unless `ledger` says otherwise. The bound keeps
+// some of libuv's threads (4 by default, shared with fs/dns/crypto) free for the rest of the node.
+import { availableParallelism } from 'node:os';
+import {
+  loadNative, type AuthMode, type NativeAddon, type NativeLedgerInput, type NativeSimulationResult,
+} from './native.ts';
+
+export type { AuthMode } from './native.ts';
+
+/** The operation to simulate: a whole envelope, or an Operation (and its source when it has none). */
+export type InvokeInput =
+  | { transactionXdr: string }
+  | { operationXdr: string; sourceAccount?: string };
+
+/** ExtendFootprintTTL / RestoreFootprint: the envelope carries the footprint in its SorobanTransactionData. */
+export type FootprintInput =
+  | { transactionXdr: string }
+  | { operationXdr: string; footprintXdr: string };
+
+export interface InvokeOptions {
+  /** Default: enforce when the operation carries auth entries, record otherwise. */
+  authMode?: AuthMode;
+  /** Record AddressV2 credentials (CAP-71). */
+  useUpgradedAuth?: boolean;
+  instructionLeeway?: number;
+  /** Diagnostic events (default true). */
+  enableDebug?: boolean;
+  ledger?: NativeLedgerInput;
+  /** 32 bytes, for reproducible results; random when omitted. */
+  prngSeed?: Uint8Array;
+}
+
+export interface StateChange {
+  type: 'created' | 'updated' | 'deleted';
+  /** LedgerKey XDR, base64. */
+  key: string;
+  /** LedgerEntry XDR, base64. */
+  before?: string;
+  after?: string;
+}
+
+export interface Simulation {
+  /** The host's text on failure (e.g. `HostError: Error(Contract, #1)\n\nEvent log ...`). */
+  error?: string;
+  /** The invocation's return value (ScVal XDR) and its auth entries; successful invocations only. */
+  result?: { xdr: string; auth: string[] };
+  /** SorobanTransactionData XDR, base64. */
+  transactionData?: string;
+  /** Stroops, decimal; equals transactionData's resourceFee ("0" on failure). */
+  minResourceFee: string;
+  /** DiagnosticEvent XDR, base64, each. */
+  events: string[];
+  /** ContractEvent XDR, base64, each. */
+  contractEvents: string[];
+  stateChanges: StateChange[];
+  cost: { cpuInsns: string; memBytes: string };
+  restorePreamble?: { transactionData: string; minResourceFee: string };
+  latestLedger: number;
+}
+
+export interface SimulatorOptions {
+  dbPath: string;
+  networkPassphrase: string;
+  /** Simulations running at once; more wait in line. Default: the number of cores, at least 1, at most 3. */
+  maxConcurrent?: number;
+  /** For tests: another addon implementation. */
+  addon?: NativeAddon;
+}
+
+const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+function normalize(r: NativeSimulationResult): Simulation {
+  const error = orUndefined(r.error);
+  const resultXdr = orUndefined(r.result);
+  const preamble = orUndefined(r.restorePreamble);
+  return {
+    ...(error !== undefined ? { error } : {}),
+    ...(resultXdr !== undefined ? { result: { xdr: resultXdr, auth: r.auth } } : {}),
+    ...(r.transactionData ? { transactionData: r.transactionData } : {}),
+    minResourceFee: String(r.minResourceFee),
+    events: r.events,
+    contractEvents: r.contractEvents,
+    stateChanges: r.stateChanges.map((c) => {
+      const before = orUndefined(c.before);
+      const after = orUndefined(c.after);
+      return {
+        type: before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated',
+        key: c.key,
+        ...(before !== undefined ? { before } : {}),
+        ...(after !== undefined ? { after } : {}),
+      };
+    }),
+    cost: { cpuInsns: String(r.cpuInstructions), memBytes: String(r.memoryBytes) },
+    ...(preamble ? { restorePreamble: { transactionData: preamble.transactionData, minResourceFee: String(preamble.minResourceFee) } } : {}),
+    latestLedger: r.latestLedger,
+  };
+}
+
+export class Simulator {
+  private readonly addon: NativeAddon;
+  private readonly dbPath: string;
+  private readonly networkPassphrase: string;
+  private readonly maxConcurrent: number;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(opts: SimulatorOptions) {
+    this.addon = opts.addon ?? loadNative();
+    this.dbPath = opts.dbPath;
+    this.networkPassphrase = opts.networkPassphrase;
+    this.maxConcurrent = Math.max(1, opts.maxConcurrent ?? Math.min(3, availableParallelism()));
+  }
+
+  /** Simulations in flight and waiting (for metrics). */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /** Simulates an InvokeHostFunction operation. Failures come back in `error`, never as a rejection. */
+  invoke(input: InvokeInput, opts: InvokeOptions = {}): Promise<Simulation> {
+    return this.limited(async () => normalize(await this.addon.simulateInvoke({
+      dbPath: this.dbPath,
+      networkPassphrase: this.networkPassphrase,
+      ...input,
+      ...opts,
+    })));
+  }
+
+  /** Simulates ExtendFootprintTTL (with restorePreamble when archived entries need a restore first) or RestoreFootprint. */
+  footprint(input: FootprintInput, opts: { ledger?: NativeLedgerInput } = {}): Promise<Simulation> {
+    return this.limited(async () => normalize(await this.addon.simulateFootprint({
+      dbPath: this.dbPath,
+      networkPassphrase: this.networkPassphrase,
+      ...input,
+      ...opts,
+    })));
+  }
+
+  /** Releases the addon's idle read connections to the database. */
+  close(): void {
+    this.addon.closeDatabase(this.dbPath);
+  }
+
+  private async limited<T>(run: () => Promise<T>): Promise<T> {
+    if (this.running >= this.maxConcurrent) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running++;
+    }
+    try {
+      return await run();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); // hand the slot over; `running` stays the same
+      else this.running--;
+    }
+  }
+}

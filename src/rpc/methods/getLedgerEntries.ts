@@ -11,6 +11,7 @@ import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoredEntry } from '../../store/types.ts';
 import type { Method } from './types.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
+import { RecentCache } from './shared/recentCache.ts';
 import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
 
 export const MAX_LEDGER_ENTRY_KEYS = 200;
@@ -20,7 +21,21 @@ const CONTRACT_DATA = 6;
 const CONTRACT_CODE = 7;
 const TEMPORARY = 0;
 
-function decodeKey(text: unknown, index: number): LedgerKey {
+// Hot keys (accounts, contract instances) are asked for again and again: remember their decoding,
+// and the rendering of an entry's value, which cannot change within one ledger.
+const decodedKeys = new RecentCache<{ key: LedgerKey; keyBytes: Uint8Array }>(10_000);
+const renderedEntries = new RecentCache<{ data: string; ext: string }>(10_000);
+
+function decodeKey(text: unknown, index: number): { key: LedgerKey; keyBytes: Uint8Array } {
+  const known = typeof text === 'string' ? decodedKeys.get(text) : undefined;
+  if (known) return known;
+  const key = decodeKeyText(text, index);
+  const decoded = { key, keyBytes: encodeLedgerKey(key) };
+  decodedKeys.set(text as string, decoded);
+  return decoded;
+}
+
+function decodeKeyText(text: unknown, index: number): LedgerKey {
   const bytes = typeof text === 'string' ? decodeBase64Std(text) : undefined;
   let key: LedgerKey | undefined;
   if (bytes && bytes.length <= LEDGER_KEY_MAX_BYTES) {
@@ -34,16 +49,24 @@ function decodeKey(text: unknown, index: number): LedgerKey {
 interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liveUntil?: number }
 
 function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
-  const entry = decodeLedgerEntry(found.stored.entry);
-  const data = xdr.LedgerEntryData.schema.encode(entry.data);
-  const ext = xdr.LedgerEntryExt.schema.encode(entry.ext);
   const json = format === 'json';
+  const keyText = renderXdr(format, xdr.LedgerKey, found.keyBytes);
+  const cacheId = `${format}:${String(keyText)}:${found.stored.lastModified}`;
+  let rendered = json ? undefined : renderedEntries.get(cacheId);
+  if (!rendered) {
+    const entry = decodeLedgerEntry(found.stored.entry);
+    rendered = {
+      data: renderXdr(format, xdr.LedgerEntryData, xdr.LedgerEntryData.schema.encode(entry.data)) as string,
+      ext: renderXdr(format, xdr.LedgerEntryExt, xdr.LedgerEntryExt.schema.encode(entry.ext)) as string,
+    };
+    if (!json) renderedEntries.set(cacheId, rendered);
+  }
   return {
-    [json ? 'keyJson' : 'key']: renderXdr(format, xdr.LedgerKey, found.keyBytes),
-    [json ? 'dataJson' : 'xdr']: renderXdr(format, xdr.LedgerEntryData, data),
-    lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
+    [json ? 'keyJson' : 'key']: keyText,
+    [json ? 'dataJson' : 'xdr']: rendered.data,
+    lastModifiedLedgerSeq: found.stored.lastModified,
     ...(found.liveUntil !== undefined ? { liveUntilLedgerSeq: found.liveUntil } : {}),
-    [json ? 'extJson' : 'extXdr']: renderXdr(format, xdr.LedgerEntryExt, ext),
+    [json ? 'extJson' : 'extXdr']: rendered.ext,
   };
 }
 
@@ -59,13 +82,14 @@ export const getLedgerEntries: Method = {
     if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
       throw invalidParams(`key count (${requested.length}) exceeds maximum supported (${MAX_LEDGER_ENTRY_KEYS})`);
     }
-    const keys = requested.map(decodeKey);
+    const decoded = requested.map(decodeKey);
+    const keys = decoded.map((d) => d.key);
 
     const latest = ctx.store.latestLedger();
     if (!latest) throw internalError(`could not get latest ledger: ${DB_EMPTY}`);
     if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
 
-    const keyBytes = keys.map(encodeLedgerKey);
+    const keyBytes = decoded.map((d) => d.keyBytes);
     const isSoroban = (k: LedgerKey) => k.type === CONTRACT_DATA || k.type === CONTRACT_CODE;
     const ttlKeyBytes = keys.map((k) => (isSoroban(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
     const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);

@@ -6,10 +6,10 @@ import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
-import { touchSeqLedger } from './ops/accounts.ts';
+import { removeSignerAt, touchSeqLedger } from './ops/accounts.ts';
 import { feeEvent } from './sacEvents.ts';
 import { TxCode } from './resultCodes.ts';
-import { muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
+import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
 
@@ -177,7 +177,11 @@ function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: Ledg
   return { success, results, metas };
 }
 
-/** Consumes the sequence number and stamps when it happened (AccountEntryExtensionV3). */
+/**
+ * Consumes the sequence number (stamping when, AccountEntryExtensionV3) and, as stellar-core does
+ * once signatures were processed, removes the pre-authorized-transaction signers this transaction
+ * used from every source account: a pre-auth signer authorizes one transaction only.
+ */
 function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext) {
   const ltx = txLtx.nest();
   const entry = ltx.load(accountKey(frame.sourceId));
@@ -186,7 +190,24 @@ function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerC
   acc.seqNum = frame.tx.seqNum;
   touchSeqLedger(ledger, acc);
   ltx.update(entry);
+  removeOneTimeSigners(frame, ltx);
   return ltx.commit();
+}
+
+function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
+  const sources = new Map([frame.sourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])]
+    .map((id) => [toHex(id.ed25519), id]));
+  for (const id of sources.values()) {
+    const entry = ltx.load(accountKey(id));
+    if (!entry || entry.data.type !== 0) continue;
+    const signers = entry.data.account.signers;
+    let removed = false;
+    for (let i = signers.length - 1; i >= 0; i--) {
+      const key = signers[i].key;
+      if (key.type === 1 && bytesEqual(key.preAuthTx, frame.innerHash)) { removeSignerAt(ltx, entry, i); removed = true; }
+    }
+    if (removed) ltx.update(entry);
+  }
 }
 
 /** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */

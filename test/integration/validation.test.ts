@@ -124,4 +124,22 @@ describe('validation and queue rules', () => {
     assert.equal(byInner.status, 'SUCCESS');
     if (byInner.status === 'SUCCESS') assert.equal(byInner.feeBump, true);
   });
+
+  it('a pre-authorized transaction needs no signature, and its signer is removed once used', async () => {
+    const owner = await funded(s);
+    const seq = (await accountEntry(s, owner.publicKey())).seqNum;
+    // the transaction to pre-authorize comes after the one that adds its signer
+    const preAuthorized = new TransactionBuilder(new Account(owner.publicKey(), (seq + 1n).toString()), { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(payment(b.publicKey(), '2')).setTimeout(0).build();
+    const add = new TransactionBuilder(new Account(owner.publicKey(), seq.toString()), { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(Operation.setOptions({ signer: { preAuthTx: Buffer.from(preAuthorized.hash()), weight: 1 } })).setTimeout(60).build();
+    add.sign(owner);
+    assert.equal((await submit(s, add)).done.status, 'SUCCESS');
+    assert.equal((await accountEntry(s, owner.publicKey())).signers.length, 1);
+    const { done } = await submit(s, preAuthorized); // carries no signature at all
+    assert.equal(done.status, 'SUCCESS');
+    const after = await accountEntry(s, owner.publicKey());
+    assert.equal(after.signers.length, 0);
+    assert.equal(after.numSubEntries, 0);
+  });
 });

@@ -6,12 +6,15 @@
 //  - every loop is bounded in count and time, and a section that fails is reported as NOT RUN
 //    rather than aborting the others.
 // `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
-import { writeFileSync } from 'node:fs';
+// The getEvents benchmark (bench/events.ts) runs last and writes its own section after the table;
+// `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
 import { runLoad, rpcBody, type LoadResult } from './httpLoad.ts';
 import { latencyFixture, runLatency } from './latency.ts';
 import { describeMachine } from './machine.ts';
+import { DEFAULT_EVENTS_OPTIONS, QUICK_EVENTS_OPTIONS, runEventsBench, withEventsSection } from './events.ts';
 import { createAccounts, runPayments, type PaymentsResult } from './payments.ts';
 import { toConsole, toMarkdown, verdict, type Report, type Row } from './report.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
@@ -20,6 +23,7 @@ import { measureStartup } from './startup.ts';
 import { fmt, median } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
+const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30 }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200 };
@@ -168,10 +172,27 @@ await section('start to first response', ['Start to first getLatestLedger (fresh
 await section('HTTP throughput', ['getLatestLedger / getLedgerEntries throughput'], httpSection);
 await section('payments per second', ['Payments applied and queryable (interval mode, 1 s ledgers)'], paymentsSection);
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
+const mainDurationSec = (performance.now() - started) / 1000;
+const loadAfterMain = loadavg();
+
+// getEvents: its own section after the table (a failure is reported there, not as table rows)
+let eventsMarkdown: string | undefined;
+if (!SKIP_EVENTS) {
+  log('getEvents benchmark...');
+  try {
+    const res = await runEventsBench({ ...(QUICK ? QUICK_EVENTS_OPTIONS : DEFAULT_EVENTS_OPTIONS), log: (m) => log(m) });
+    eventsMarkdown = res.markdown;
+    process.stdout.write(`\n${res.summary.join('\n')}\n`);
+  } catch (e) {
+    const why = (e as Error).message.split('\n').slice(0, 6).join(' / ');
+    log(`getEvents benchmark failed: ${why}`);
+    eventsMarkdown = `<!-- events-bench:start -->\n## getEvents benchmark\n\nNot measured: \`${why}\`\n<!-- events-bench:end -->\n`;
+  }
+}
 
 const report: Report = {
-  date, machine: describeMachine(), durationSec: (performance.now() - started) / 1000, rows, details,
-  loadAvg: { start: loadBefore, end: loadavg() },
+  date, machine: describeMachine(), durationSec: mainDurationSec, rows, details,
+  loadAvg: { start: loadBefore, end: loadAfterMain },
   notes: [
     `HTTP load: autocannon ${CONNECTIONS} connections, keep-alive, one fixed request body per target, run in its own process. The load generator, the server under test and this orchestrator share the same ${describeMachine().cores} cores, so absolute req/s are below what a separate client host would show; the ratio to the bare node:http baseline, measured the same way and interleaved round by round, is the comparable figure.`,
     'Every server is started as its own process on a fresh SQLite database with `--log-level warn`; ratios are medians of per-round ratios.',
@@ -183,6 +204,7 @@ const report: Report = {
 const summary = toConsole(report);
 process.stdout.write(`\n${summary}\n`);
 if (!QUICK) {
-  writeFileSync(OUT, toMarkdown(report));
+  const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  writeFileSync(OUT, withEventsSection(toMarkdown(report), eventsMarkdown, previous));
   log(`wrote ${OUT.pathname}`);
 }

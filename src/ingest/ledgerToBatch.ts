@@ -23,6 +23,8 @@ export interface LedgerInput {
   envelopes?: TransactionEnvelope[];
   /** Their XDR, in the same order, when the source has it (saves re-encoding every one). */
   envelopeXdrs?: Array<Uint8Array | undefined>;
+  /** Each transaction's encoded TransactionResult and TransactionMeta, when the source made them. */
+  encodedTransactions?: Array<{ result: Uint8Array; meta: Uint8Array }>;
 }
 
 export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): IngestBatch {
@@ -56,8 +58,8 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
       successful: result.result.code === 0 || result.result.code === 1,
       feeBump,
       envelope: input.envelopeXdrs?.[i] ?? xdr.TransactionEnvelope.schema.encode(env),
-      result: xdr.TransactionResult.schema.encode(result),
-      meta: xdr.TransactionMeta.schema.encode(txMeta),
+      result: input.encodedTransactions?.[i]?.result ?? xdr.TransactionResult.schema.encode(result),
+      meta: input.encodedTransactions?.[i]?.meta ?? xdr.TransactionMeta.schema.encode(txMeta),
       events: eventsOf(txMeta),
     });
     const sample = feeSampleOf(env, result, txMeta);

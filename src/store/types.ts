@@ -42,6 +42,51 @@ export interface IngestBatch {
   /** Final value of every ledger entry the ledger touched; null = deleted. Keys are LedgerKey XDR. */
   entryWrites: Array<{ key: Uint8Array; entry: Uint8Array | null; lastModified: number }>;
   feeSamples: FeeSample[];
+  /** The ledger's contract and system events in id order (see src/ingest/events.ts); absent = none. */
+  events?: EventRow[];
+}
+
+/** One contract/system event as ingestion writes it. Its id is formatted from (ledger, tx, op, index). */
+export interface EventRow {
+  tx: number;                  // the id's transaction field: application order, or 0 / 1048575 for ledger-level stages
+  op: number;                  // the id's operation field: operation index, or 4095 for AFTER_TX
+  index: number;               // the id's event index
+  applicationOrder: number;    // the transaction that emitted it
+  event: Uint8Array;           // ContractEvent XDR
+}
+
+/** A place in the event order: the reference's cursor fields (event ids are formatted from them). */
+export interface EventPosition { ledger: number; tx: number; op: number; event: number }
+
+/** One topic filter: a value (ScVal XDR) or null for `*` per segment; flexible = ends with `**`. */
+export interface TopicPattern { segments: Array<Uint8Array | null>; flexible: boolean }
+
+/** One getEvents filter, decoded. An empty list places no restriction on its dimension. */
+export interface EventFilterSpec {
+  types: number[];             // ContractEventType values
+  contractIds: Uint8Array[];   // 32-byte contract ids
+  topics: TopicPattern[];
+}
+
+export interface EventQuery {
+  start: EventPosition;        // inclusive
+  end: EventPosition;          // exclusive
+  descending: boolean;         // newest first (from `end` down) instead of oldest first
+  limit: number;
+  filters: readonly EventFilterSpec[];  // an event matches if any filter does; none = every event
+  /** Only events of the transaction with this application order (the window must be its ledger). */
+  applicationOrder?: number;
+}
+
+export interface StoredEvent {
+  ledger: number;
+  tx: number;
+  op: number;
+  index: number;
+  event: Uint8Array;           // ContractEvent XDR
+  txHash: Uint8Array;          // of the emitting transaction (outer hash of a fee bump)
+  successful: boolean;         // the emitting transaction succeeded
+  closeTime: number;           // of the ledger, unix seconds
 }
 
 export interface LedgerBound { sequence: number; closeTime: number }
@@ -65,6 +110,8 @@ export interface StoreReader {
   /** Fee samples of ledgers >= fromLedger. */
   feeSamples(fromLedger: number, soroban: boolean): bigint[];
   metadata(key: string): string | undefined;
+  /** The first `limit` events in [start, end), in the query's order, matching its filters exactly. */
+  events(query: EventQuery): StoredEvent[];
 }
 
 export interface StoreWriter {

@@ -1,5 +1,6 @@
 // Every JSON-RPC method this node serves.
 import type { Method } from './types.ts';
+import { getEvents } from './getEvents.ts';
 import { getFeeStats } from './getFeeStats.ts';
 import { getHealth } from './getHealth.ts';
 import { getLatestLedger } from './getLatestLedger.ts';
@@ -22,4 +23,5 @@ export const methods: Method[] = [
   getTransactions,
   sendTransaction,
   getFeeStats,
+  getEvents,
 ];

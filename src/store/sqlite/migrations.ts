@@ -41,4 +41,25 @@ export const migrations: readonly string[] = [
   CREATE INDEX fee_samples_by_ledger ON fee_samples(ledger_sequence, soroban);
   CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  // 2: contract/system events for getEvents (src/store/sqlite/eventStore.ts). Rows are keyed by
+  // ledger * 2^21 + the event's position in its ledger's id order, so key order is id order. Each
+  // event is indexed under a few terms (contract id, topic 1..4 at their positions, type, topic
+  // count); event_terms holds, per segment of 128 ledgers and term, where in the segment's ledgers
+  // the events carrying the term are. Rows are written once, when their segment is complete.
+  `
+  CREATE TABLE events (
+    key INTEGER PRIMARY KEY,        -- ledger * 2097152 + position in the ledger (id order)
+    cursor_tx INTEGER NOT NULL,     -- the id's transaction field (0 / 1048575 for ledger-level stages)
+    cursor_op INTEGER NOT NULL,     -- the id's operation field (4095 for AFTER_TX)
+    event_index INTEGER NOT NULL,   -- the id's event index
+    application_order INTEGER NOT NULL, -- the emitting transaction (joins transactions for hash and success)
+    event BLOB NOT NULL             -- ContractEvent XDR
+  );
+  CREATE TABLE event_terms (
+    segment INTEGER NOT NULL,       -- ledger / 128
+    term INTEGER NOT NULL,          -- 47-bit hash of (kind, value) or a small constant (type, topic count)
+    postings BLOB NOT NULL,         -- per ledger of the segment holding the term: ledger, positions (LEB128)
+    PRIMARY KEY (segment, term)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -3,12 +3,16 @@
 // either the whole ledger or none of it.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
+import { EventStore } from './eventStore.ts';
+import { ledgerEventsFromMeta } from '../../ingest/ledgerToBatch.ts';
 import type {
-  IngestBatch, LedgerRange, LedgerRow, Store, StoredEntry, StoredTransaction, TransactionRow,
+  EventQuery, IngestBatch, LedgerRange, LedgerRow, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
 } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
 
 const TOID_LEDGER_SHIFT = 32n;
+/** The schema version that added the events tables (migrations.ts step 2). */
+const EVENTS_MIGRATION = 2;
 
 export const transactionId = (ledger: number, applicationOrder: number): bigint =>
   (BigInt(ledger) << TOID_LEDGER_SHIFT) | (BigInt(applicationOrder) << 12n);
@@ -20,11 +24,14 @@ export class SqliteStore implements Store {
   private readonly st: Record<string, StatementSync>;
   private range: LedgerRange | undefined;
   private latest: LedgerRow | undefined;
+  private readonly eventStore: EventStore;
 
   constructor(path: string) {
     this.db = new DatabaseSync(path);
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
-    this.migrate();
+    const versionBefore = this.migrate();
+    this.eventStore = new EventStore(this.db);
+    if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
     const p = (sql: string) => this.db.prepare(sql);
     this.st = {
       insertLedger: p('INSERT INTO ledgers (sequence, hash, close_time, protocol_version, header, meta) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -55,9 +62,10 @@ export class SqliteStore implements Store {
     this.st.txsFrom.setReadBigInts(true);
     this.st.fees.setReadBigInts(true);
     this.refreshRange();
+    this.eventStore.load(this.latest?.sequence);
   }
 
-  private migrate(): void {
+  private migrate(): number {
     const version = Number((this.db.prepare('PRAGMA user_version').get() as Row).user_version);
     if (version > migrations.length) {
       throw new Error(`database schema version ${version} is newer than this build knows (${migrations.length})`);
@@ -72,6 +80,28 @@ export class SqliteStore implements Store {
         this.db.exec('ROLLBACK');
         throw e;
       }
+    }
+    return version;
+  }
+
+  /** Events of ledgers stored before the events table existed, re-read from their metas. */
+  private backfillEvents(): void {
+    const seqs = (this.db.prepare('SELECT sequence FROM ledgers ORDER BY sequence').all() as Row[]).map((r) => Number(r.sequence));
+    const meta = this.db.prepare('SELECT meta FROM ledgers WHERE sequence = ?');
+    for (let i = 0; i < seqs.length; i += 256) {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const seq of seqs.slice(i, i + 256)) {
+          const row = meta.get(seq) as Row;
+          this.eventStore.write(seq, ledgerEventsFromMeta(row.meta as Uint8Array));
+        }
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        this.eventStore.rolledBack();
+        throw e;
+      }
+      this.eventStore.committed();
     }
   }
 
@@ -100,6 +130,7 @@ export class SqliteStore implements Store {
         else this.st.deleteEntry.run(w.key);
       }
       for (const f of batch.feeSamples) this.st.insertFee.run(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+      this.eventStore.write(ledger.sequence, batch.events ?? []);
       const cutoff = ledger.sequence + 1 - retentionWindow;
       if (cutoff > 1) {
         const cutoffId = transactionId(cutoff, 0);
@@ -107,12 +138,15 @@ export class SqliteStore implements Store {
         this.st.trimTxs.run(cutoffId);
         this.st.trimTxHashes.run(cutoffId);
         this.st.trimFees.run(cutoff);
+        this.eventStore.trim(cutoff);
       }
       this.db.exec('COMMIT');
     } catch (e) {
       this.db.exec('ROLLBACK');
+      this.eventStore.rolledBack();
       throw e;
     }
+    this.eventStore.committed();
     this.latest = ledger;
     const oldest = this.st.oldest.get() as Row;
     this.range = {
@@ -173,6 +207,8 @@ export class SqliteStore implements Store {
   feeSamples(fromLedger: number, soroban: boolean): bigint[] {
     return (this.st.fees.all(fromLedger, soroban ? 1 : 0) as Row[]).map((r) => r.fee as bigint);
   }
+
+  events(query: EventQuery): StoredEvent[] { return this.eventStore.events(query); }
 
   close(): void { if (this.db.isOpen) this.db.close(); }
 }

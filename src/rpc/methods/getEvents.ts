@@ -1,0 +1,142 @@
+// getEvents: contract and system events in id order, filtered, one page at a time (stellar-rpc
+// methods/get_events.go). Request decoding and validation: shared/eventsRequest.ts.
+//
+// Window (ascending, the reference's): it starts at `startLedger`, or right after `cursor` (its event
+// index + 1, wrapping); it ends (exclusive) at the earliest of start ledger + 10,000, the latest
+// ledger + 1 and `endLedger` when given. The start ledger (the cursor's when paging) must lie in the
+// stored range (-32600). The response cursor is the last event's id when the page is full, otherwise
+// the end of the window: MaxCursor with ledger = end - 1 (event index 4294967295); clients keep paging
+// from it, through empty pages too.
+//
+// Extras: `pagination.order: "desc"` walks the window newest first. Without a cursor the window is
+// the last 10,000 ledgers of [startLedger, min(endLedger, latest + 1)); with one it is the events
+// before the cursor, down 10,000 ledgers from the cursor's (not below the oldest stored ledger). A
+// page that is not full ends with the window's start as cursor (`<toid(L, 0, 0)>-0000000000`), which
+// a next descending call continues from. `txHash` keeps only that transaction's events (fee events
+// included) and makes startLedger optional (default: the transaction's ledger).
+import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { ErrorCode, RpcError } from '../errors.ts';
+import type { EventPosition, EventQuery, StoredEvent } from '../../store/types.ts';
+import {
+  CONTRACT_EVENT_TYPE_NAMES, comparePositions as compare, formatEventId, maxPositionOf, parseContractEvent,
+} from '../../ingest/events.ts';
+import { toBase64, toHex } from '../../xdr/codec.ts';
+import type { Method } from './types.ts';
+import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';
+import { requireLedgerRange } from './shared/ledgerRange.ts';
+import { xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+
+/** The most ledgers one request scans (the reference's LedgerScanLimit). */
+export const LEDGER_SCAN_LIMIT = 10_000;
+
+const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, op: 0, event: 0 });
+
+/** Go's time.Unix(t, 0).UTC().Format(time.RFC3339). */
+export function rfc3339(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** One EventInfo, fields in the reference's order. */
+function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, string>): Record<string, unknown> {
+  const parsed = parseContractEvent(e.event);
+  const type = CONTRACT_EVENT_TYPE_NAMES[parsed.type];
+  if (type === undefined) {
+    throw new RpcError(ErrorCode.systemError, `could not parse event: unknown XDR ContractEventType type: ${parsed.type}`);
+  }
+  let contractId = '';
+  if (parsed.contractId) {
+    const key = toHex(parsed.contractId);
+    contractId = contractIds.get(key) ?? StrKey.encodeContract(Buffer.from(parsed.contractId));
+    contractIds.set(key, contractId);
+  }
+  const info: Record<string, unknown> = {
+    type,
+    ledger: e.ledger,
+    ledgerClosedAt: rfc3339(e.closeTime),
+    contractId,
+    id: formatEventId({ ledger: e.ledger, tx: e.tx, op: e.op, event: e.index }),
+    operationIndex: e.op,
+    transactionIndex: e.tx,
+    txHash: toHex(e.txHash),
+    inSuccessfulContractCall: e.successful,
+  };
+  // `topic` is always present (the reference omits an empty list; Python's client requires it).
+  if (format === 'json') {
+    info.topicJson = parsed.topics.map((t) => xdrJson(xdr.ScVal, t));
+    info.valueJson = xdrJson(xdr.ScVal, parsed.value);
+  } else {
+    info.topic = parsed.topics.map(toBase64);
+    info.value = toBase64(parsed.value);
+  }
+  return info;
+}
+
+export const getEvents: Method = {
+  name: 'getEvents',
+  paramsSchema: getEventsParamsSchema,
+  handler(params, ctx) {
+    const req = readEventsRequest(params, ctx.config.maxEventsLimit);
+    const range = requireLedgerRange(ctx.store);
+    const oldest = range.oldest.sequence;
+    const latest = range.latest.sequence;
+    const limit = req.limit > 0 ? req.limit : ctx.config.defaultEventsLimit;
+    const outOfRange = (ledger: number) => new RpcError(ErrorCode.invalidRequest,
+      `startLedger must be within the ledger range: ${oldest} - ${latest}`);
+
+    // The transaction of a txHash filter: its ledger bounds the window, its order selects events.
+    let tx: { ledger: number; order: number } | undefined;
+    if (req.txHash) {
+      const found = ctx.store.transactionByHash(req.txHash);
+      if (!found) throw new RpcError(ErrorCode.invalidRequest, `transaction ${toHex(req.txHash)} not found in ledgers ${oldest} - ${latest}`);
+      tx = { ledger: found.ledgerSequence, order: found.applicationOrder };
+    }
+    const startLedger = req.startLedger !== 0 || req.cursor ? req.startLedger : tx!.ledger;
+
+    let query: EventQuery;
+    let windowEndCursor: string;
+    if (!req.descending) {
+      const start = req.cursor ? afterCursor(req.cursor) : ledgerStart(startLedger);
+      let endLedger = Math.min(latest + 1, (start.ledger + LEDGER_SCAN_LIMIT) >>> 0);
+      if (req.endLedger !== 0) endLedger = Math.min(req.endLedger, endLedger);
+      if (start.ledger < oldest || start.ledger > latest) throw outOfRange(start.ledger);
+      query = { start, end: ledgerStart(endLedger), descending: false, limit, filters: req.filters };
+      windowEndCursor = formatEventId(maxPositionOf(endLedger - 1));
+    } else {
+      let end: EventPosition;
+      let low: number;
+      if (req.cursor) {
+        if (req.cursor.ledger < oldest || req.cursor.ledger > latest) throw outOfRange(req.cursor.ledger);
+        end = req.cursor;
+        low = Math.max(oldest, req.cursor.ledger - (LEDGER_SCAN_LIMIT - 1));
+      } else {
+        if (startLedger < oldest || startLedger > latest) throw outOfRange(startLedger);
+        const endLedger = req.endLedger !== 0 ? Math.min(req.endLedger, latest + 1) : latest + 1;
+        end = ledgerStart(endLedger);
+        low = Math.max(startLedger, endLedger - LEDGER_SCAN_LIMIT);
+      }
+      query = { start: ledgerStart(low), end, descending: true, limit, filters: req.filters };
+      windowEndCursor = formatEventId(ledgerStart(low));
+    }
+    if (tx) {
+      // Only the transaction's ledger can hold its events: narrow the window to it.
+      const lo = ledgerStart(tx.ledger);
+      const hi = ledgerStart(tx.ledger + 1);
+      if (compare(query.start, lo) < 0) query.start = lo;
+      if (compare(query.end, hi) > 0) query.end = hi;
+      query.applicationOrder = tx.order;
+    }
+
+    const found = compare(query.start, query.end) < 0 ? ctx.store.events(query) : [];
+    const contractIds = new Map<string, string>();
+    const events = found.map((e) => eventInfo(e, req.format, contractIds));
+    const cursor = events.length === limit ? (events[events.length - 1].id as string) : windowEndCursor;
+    return {
+      events,
+      cursor,
+      latestLedger: latest,
+      oldestLedger: oldest,
+      latestLedgerCloseTime: String(range.latest.closeTime),
+      oldestLedgerCloseTime: String(range.oldest.closeTime),
+    };
+  },
+};

@@ -89,20 +89,27 @@ export class SqliteStore implements Store {
     const seqs = (this.db.prepare('SELECT sequence FROM ledgers ORDER BY sequence').all() as Row[]).map((r) => Number(r.sequence));
     const meta = this.db.prepare('SELECT meta FROM ledgers WHERE sequence = ?');
     for (let i = 0; i < seqs.length; i += 256) {
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
+      this.writeTransaction(() => {
         for (const seq of seqs.slice(i, i + 256)) {
           const row = meta.get(seq) as Row;
           this.eventStore.write(seq, ledgerEventsFromMeta(row.meta as Uint8Array));
         }
-        this.db.exec('COMMIT');
-      } catch (e) {
-        this.db.exec('ROLLBACK');
-        this.eventStore.rolledBack();
-        throw e;
-      }
-      this.eventStore.committed();
+      });
     }
+  }
+
+  /** Runs `fn` as one write transaction: on failure nothing of it stays, in SQLite or in the event index's memory. */
+  private writeTransaction(fn: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      fn();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      this.eventStore.rolledBack();
+      throw e;
+    }
+    this.eventStore.committed();
   }
 
   private refreshRange(): void {
@@ -121,8 +128,7 @@ export class SqliteStore implements Store {
     if (expected !== undefined && ledger.sequence !== expected) {
       throw new Error(`ledger ${ledger.sequence} does not follow the stored ledger ${this.latest!.sequence}`);
     }
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
+    this.writeTransaction(() => {
       this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
       for (const tx of batch.transactions) this.insertTransaction(tx);
       for (const w of batch.entryWrites) {
@@ -140,13 +146,7 @@ export class SqliteStore implements Store {
         this.st.trimFees.run(cutoff);
         this.eventStore.trim(cutoff);
       }
-      this.db.exec('COMMIT');
-    } catch (e) {
-      this.db.exec('ROLLBACK');
-      this.eventStore.rolledBack();
-      throw e;
-    }
-    this.eventStore.committed();
+    });
     this.latest = ledger;
     const oldest = this.st.oldest.get() as Row;
     this.range = {

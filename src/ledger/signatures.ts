@@ -53,15 +53,10 @@ const hintOf = (b: Uint8Array): Uint8Array => b.subarray(b.length - 4);
 /** The signers of an account that can sign: the master key (if its weight is not 0) and the others. */
 export function accountSigners(account: xdr.AccountEntryWire): xdr.SignerWire[] {
   const signers: xdr.SignerWire[] = [];
-  const master = thresholdBytes(account)[0];
+  const master = account.thresholds[0];
   if (master > 0) signers.push({ key: { type: 0, ed25519: account.accountId.ed25519 }, weight: master });
   signers.push(...account.signers);
   return signers;
-}
-
-export function thresholdBytes(account: xdr.AccountEntryWire): Uint8Array {
-  const t = account.thresholds as unknown;
-  return t instanceof Uint8Array ? t : (t as { bytes: Uint8Array }).bytes;
 }
 
 export class SignatureChecker {

@@ -1,13 +1,13 @@
 // Transaction validity, in the order stellar-core checks it (TransactionFrame::commonValid and
 // FeeBumpTransactionFrame): the first failing check decides the TransactionResult code.
 import type { xdr } from '@stellar/stellar-sdk';
-import { accountKey, bytesEqual, muxedToAccountId, type AccountId } from '../xdr/codec.ts';
+import { accountKey, bytesEqual, muxedToAccountId } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
-import { accountSigners, SignatureChecker, thresholdBytes } from './signatures.ts';
-import { availableBalance } from './ops/accounts.ts';
+import { accountSigners, SignatureChecker } from './signatures.ts';
+import { availableBalance, sequenceStamp } from './ops/accounts.ts';
 import { OpCode, TxCode, MAX_OPS_PER_TX } from './resultCodes.ts';
 import type { TransactionFrame } from './transactionFrame.ts';
-import { opHandlers, operationResultOf } from './ops/index.ts';
+import { opHandlers, operationResultOf, validResultOf } from './ops/index.ts';
 import type { LedgerContext, ThresholdLevel } from './ops/types.ts';
 
 export type OperationResult = xdr.OperationResultWire;
@@ -31,7 +31,7 @@ const SOROBAN_OP_TYPES = new Set([24, 25, 26]);
 const LEVEL_INDEX: Record<ThresholdLevel, number> = { low: 1, medium: 2, high: 3 };
 
 export function neededWeight(account: xdr.AccountEntryWire, level: ThresholdLevel): number {
-  return thresholdBytes(account)[LEVEL_INDEX[level]];
+  return account.thresholds[LEVEL_INDEX[level]];
 }
 
 /** Validates a whole envelope. For a fee bump, an invalid inner transaction is reported through `inner`. */
@@ -121,7 +121,7 @@ function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: Signatur
     }
     const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed });
     if (invalid && !invalid.success) { failed = true; return operationResultOf(invalid); }
-    return { code: 0, tr: successResult(op.body.type) };
+    return { code: 0, tr: validResultOf(op.body.type) };
   });
   return failed ? results : null;
 }
@@ -159,14 +159,6 @@ function minSeqAgeAndGapMet(cond: xdr.PreconditionsWire, source: xdr.AccountEntr
   return true;
 }
 
-/** When the account's sequence number last changed (AccountEntryExtensionV3), zero if never recorded. */
-export function sequenceStamp(a: xdr.AccountEntryWire): { seqLedger: number; seqTime: bigint } {
-  if (a.ext.v === 1 && a.ext.v1.ext.v === 2 && a.ext.v1.ext.v2.ext.v === 3) {
-    return { seqLedger: a.ext.v1.ext.v2.ext.v3.seqLedger, seqTime: a.ext.v1.ext.v2.ext.v3.seqTime };
-  }
-  return { seqLedger: 0, seqTime: 0n };
-}
-
 function signerKeysEqual(a: xdr.SignerKeyWire, b: xdr.SignerKeyWire): boolean {
   if (a.type !== b.type) return false;
   switch (a.type) {
@@ -177,17 +169,3 @@ function signerKeysEqual(a: xdr.SignerKeyWire, b: xdr.SignerKeyWire): boolean {
       && bytesEqual(a.ed25519SignedPayload.payload, (b as typeof a).ed25519SignedPayload.payload);
   }
 }
-
-/** The result an operation that passed validation carries in a txFAILED result (core's default). */
-export function successResult(opType: number): xdr.OperationResultTrWire {
-  const arms: Record<number, string> = {
-    0: 'createAccountResult', 1: 'paymentResult', 5: 'setOptionsResult', 6: 'changeTrustResult', 7: 'allowTrustResult',
-    10: 'manageDataResult', 11: 'bumpSeqResult', 21: 'setTrustLineFlagsResult',
-  };
-  if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
-  const arm = arms[opType];
-  if (!arm) throw new Error(`no default result for operation type ${opType}`);
-  return { type: opType, [arm]: { code: 0 } } as unknown as xdr.OperationResultTrWire;
-}
-
-export const isSameAccount = (a: AccountId, b: AccountId): boolean => bytesEqual(a.ed25519, b.ed25519);

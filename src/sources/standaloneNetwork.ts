@@ -5,7 +5,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import type { Store } from '../store/types.ts';
+import type { LedgerRow, Store } from '../store/types.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
@@ -39,6 +39,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly ledgerWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly observeIngestion: IngestObserver;
   private readonly verifier = new SignatureVerifierPool();
+  private decodedHeader: { row: LedgerRow; header: xdr.LedgerHeaderHistoryEntryWire } | undefined;
   private readonly onLedger: (seq: number) => void;
 
   constructor(opts: { store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void }) {
@@ -102,10 +103,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
     };
   }
 
+  /** The latest stored header, decoded once per ledger: every submission validates against it. */
   private latestHeader(): xdr.LedgerHeaderHistoryEntryWire {
     const row = this.store.latestLedger();
     if (!row) throw new Error('the standalone network has no ledger yet');
-    return xdr.LedgerHeaderHistoryEntry.schema.decode(row.header);
+    if (this.decodedHeader?.row !== row) this.decodedHeader = { row, header: xdr.LedgerHeaderHistoryEntry.schema.decode(row.header) };
+    return this.decodedHeader.header;
   }
 
   /** Close times never go backwards; several ledgers may share a second in instant mode. */

@@ -103,6 +103,12 @@ export function prepareAccountExtV3(acc: AccountEntry): xdr.AccountEntryExtensio
   return v2.ext.v3;
 }
 
+/** When the account's sequence number last changed (AccountEntryExtensionV3); zeros if never recorded. */
+export function sequenceStamp(acc: AccountEntry): { seqLedger: number; seqTime: bigint } {
+  const v3 = acc.ext.v === 1 && acc.ext.v1.ext.v === 2 && acc.ext.v1.ext.v2.ext.v === 3 ? acc.ext.v1.ext.v2.ext.v3 : undefined;
+  return v3 ? { seqLedger: v3.seqLedger, seqTime: v3.seqTime } : { seqLedger: 0, seqTime: 0n };
+}
+
 /** Records when the sequence number last changed (protocol 19+, CAP-21). */
 export function touchSeqLedger(ledger: LedgerContext, acc: AccountEntry): void {
   if (ledger.protocolVersion < 19) return;

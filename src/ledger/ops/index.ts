@@ -56,17 +56,33 @@ function asApplied<B extends xdr.OperationBodyWire>(h: OpHandler<B>, arm: string
  * Handlers by OperationType. `apply` includes the source-exists check (opNO_ACCOUNT) and re-runs
  * `checkValid`, so the applier needs only call `apply` and map the outcome with `operationResultOf`.
  */
-export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> = {
-  0: asApplied(createAccount, 'createAccountResult'),
-  1: asApplied(payment, 'paymentResult'),
-  5: asApplied(setOptions, 'setOptionsResult'),
-  6: asApplied(changeTrust, 'changeTrustResult'),
-  7: asApplied(allowTrust, 'allowTrustResult'),
-  8: asApplied(accountMerge, 'accountMergeResult'),
-  10: asApplied(manageData, 'manageDataResult'),
-  11: asApplied(bumpSequence, 'bumpSeqResult'),
-  21: asApplied(setTrustLineFlags, 'setTrustLineFlagsResult'),
-};
+const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultArm: string]> = [
+  [0, createAccount, 'createAccountResult'],
+  [1, payment, 'paymentResult'],
+  [5, setOptions, 'setOptionsResult'],
+  [6, changeTrust, 'changeTrustResult'],
+  [7, allowTrust, 'allowTrustResult'],
+  [8, accountMerge, 'accountMergeResult'],
+  [10, manageData, 'manageDataResult'],
+  [11, bumpSequence, 'bumpSeqResult'],
+  [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
+];
+
+export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> =
+  Object.fromEntries(registered.map(([type, h, arm]) => [type, asApplied(h, arm)]));
+
+const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
+
+/**
+ * The result an operation that passed validation carries when its transaction is refused as
+ * txFAILED for another operation: core leaves it at its type's success value.
+ */
+export function validResultOf(opType: number): xdr.OperationResultTrWire {
+  if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
+  const arm = resultArms.get(opType);
+  if (!arm) throw new Error(`no result arm for operation type ${opType}`);
+  return { type: opType, [arm]: { code: 0 } } as unknown as xdr.OperationResultTrWire;
+}
 
 /** OperationType numbers with a handler, ascending. */
 export const supportedOperationTypes: readonly number[] = Object.keys(opHandlers).map(Number).sort((a, b) => a - b);

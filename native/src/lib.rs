@@ -8,6 +8,7 @@
 //! XDR crosses the boundary as base64 strings (what the JSON-RPC API carries), except the genesis
 //! entries, which are raw XDR bytes for the storage layer.
 
+mod apply;
 mod config;
 mod runner;
 mod simulate;
@@ -375,4 +376,206 @@ impl Task for PanicTask {
 #[napi]
 pub fn self_test_panic(message: String) -> AsyncTask<PanicTask> {
     AsyncTask::new(PanicTask(message))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying Soroban operations on the standalone network
+
+#[napi(object)]
+pub struct ApplyLedgerInput {
+    pub sequence: u32,
+    /// Close time, unix seconds.
+    pub timestamp: i64,
+    pub protocol_version: u32,
+    pub base_reserve: u32,
+    /// sha256 of the network passphrase.
+    pub network_id: Buffer,
+}
+
+/// One footprint key's state, in footprint order (read-only keys, then read-write).
+#[napi(object)]
+pub struct FootprintEntryInput {
+    /// LedgerEntry XDR; absent when the key has no live entry.
+    pub entry: Option<Buffer>,
+    /// Contract data and code: the live-until ledger (the restored one for auto-restored entries).
+    pub live_until: Option<u32>,
+}
+
+#[napi(object)]
+pub struct InvokeApplyRequest {
+    /// HostFunction XDR.
+    pub host_function: Buffer,
+    /// SorobanResources XDR (the transaction's declared resources and footprint).
+    pub resources: Buffer,
+    pub restored_rw_entry_indices: Vec<u32>,
+    /// AccountId XDR of the operation's source.
+    pub source_account: Buffer,
+    /// SorobanAuthorizationEntry XDR each.
+    pub auth_entries: Vec<Buffer>,
+    pub ledger: ApplyLedgerInput,
+    pub entries: Vec<FootprintEntryInput>,
+    /// 32 bytes.
+    pub prng_seed: Buffer,
+    pub enable_diagnostics: bool,
+}
+
+#[napi(object)]
+pub struct InvokeApplyResult {
+    /// Absent on success; else "trapped", "resource_limit_exceeded" or "internal".
+    pub failure: Option<String>,
+    /// The host's error text on failure.
+    pub error: Option<String>,
+    /// ScVal XDR.
+    pub return_value: Option<Buffer>,
+    /// ContractEvent XDR each.
+    pub contract_events: Vec<Buffer>,
+    /// DiagnosticEvent XDR each.
+    pub diagnostic_events: Vec<Buffer>,
+    /// LedgerEntry XDR each: the read-write entries kept and the TTL entries that grew. A
+    /// read-write key not among them was deleted.
+    pub modified_entries: Vec<Buffer>,
+    pub rent_fee: i64,
+    pub cpu_insns: i64,
+    pub mem_bytes: i64,
+}
+
+#[napi(object)]
+pub struct RentChangeInput {
+    pub is_persistent: bool,
+    pub is_code_entry: bool,
+    pub old_size_bytes: u32,
+    pub new_size_bytes: u32,
+    pub old_live_until_ledger: u32,
+    pub new_live_until_ledger: u32,
+}
+
+#[napi(object)]
+pub struct ResourcesInput {
+    pub instructions: u32,
+    pub disk_read_entries: u32,
+    pub write_entries: u32,
+    pub disk_read_bytes: u32,
+    pub write_bytes: u32,
+    pub contract_events_size_bytes: u32,
+    pub transaction_size_bytes: u32,
+}
+
+#[napi(object)]
+pub struct ResourceFee {
+    pub non_refundable: i64,
+    pub refundable: i64,
+}
+
+fn buf(b: Vec<u8>) -> Buffer {
+    Buffer::from(b)
+}
+
+/// The host as the standalone network's ledger engine uses it: one per network, holding the
+/// network configuration and the module cache.
+#[napi]
+pub struct SorobanApplier {
+    inner: std::sync::Arc<apply::Applier>,
+}
+
+#[napi]
+impl SorobanApplier {
+    /// `configEntries`: the network's ConfigSetting LedgerEntries (XDR).
+    #[napi(constructor)]
+    pub fn new(config_entries: Vec<Buffer>) -> Result<Self> {
+        let entries: Vec<Vec<u8>> = config_entries.iter().map(|b| b.to_vec()).collect();
+        let inner = apply::Applier::new(&entries).map_err(|e| Error::from_reason(simulate::render_error(&e)))?;
+        Ok(Self { inner: std::sync::Arc::new(inner) })
+    }
+
+    /// Runs an InvokeHostFunction operation (synchronously, on a big-stack host thread). Throws
+    /// only for malformed requests; the host's failures come back in `failure`.
+    #[napi]
+    pub fn invoke(&self, request: InvokeApplyRequest) -> Result<InvokeApplyResult> {
+        let seed: [u8; 32] = <[u8; 32]>::try_from(request.prng_seed.as_ref())
+            .map_err(|_| Error::new(Status::InvalidArg, "prngSeed must be 32 bytes"))?;
+        let network_id: [u8; 32] = <[u8; 32]>::try_from(request.ledger.network_id.as_ref())
+            .map_err(|_| Error::new(Status::InvalidArg, "ledger.networkId must be 32 bytes"))?;
+        let input = apply::InvokeInput {
+            host_function: request.host_function.to_vec(),
+            resources: request.resources.to_vec(),
+            restored_rw_entry_indices: request.restored_rw_entry_indices,
+            source_account: request.source_account.to_vec(),
+            auth_entries: request.auth_entries.iter().map(|b| b.to_vec()).collect(),
+            ledger: apply::ApplyLedger {
+                sequence: request.ledger.sequence,
+                timestamp: u64::try_from(request.ledger.timestamp)
+                    .map_err(|_| Error::new(Status::InvalidArg, "ledger.timestamp must not be negative"))?,
+                protocol_version: request.ledger.protocol_version,
+                base_reserve: request.ledger.base_reserve,
+                network_id,
+            },
+            entries: request
+                .entries
+                .into_iter()
+                .map(|e| apply::FootprintEntry { entry: e.entry.map(|b| b.to_vec()), live_until: e.live_until })
+                .collect(),
+            prng_seed: seed,
+            enable_diagnostics: request.enable_diagnostics,
+        };
+        let applier = self.inner.clone();
+        let out = runner::run_on_host_thread("apply", move || applier.invoke(&input).map_err(|e| simulate::render_error(&e)))
+            .and_then(|r| r)
+            .map_err(Error::from_reason)?;
+        Ok(InvokeApplyResult {
+            failure: out.failure.map(|f| {
+                match f {
+                    apply::Failure::Trapped => "trapped",
+                    apply::Failure::ResourceLimitExceeded => "resource_limit_exceeded",
+                    apply::Failure::Internal => "internal",
+                }
+                .to_string()
+            }),
+            error: out.error,
+            return_value: out.return_value.map(buf),
+            contract_events: out.contract_events.into_iter().map(buf).collect(),
+            diagnostic_events: out.diagnostic_events.into_iter().map(buf).collect(),
+            modified_entries: out.modified_entries.into_iter().map(buf).collect(),
+            rent_fee: out.rent_fee,
+            cpu_insns: out.cpu_insns as i64,
+            mem_bytes: out.mem_bytes as i64,
+        })
+    }
+
+    /// The size an entry pays rent for (XDR size, plus the parsed module's memory for code).
+    #[napi]
+    pub fn entry_size_for_rent(&self, entry: Buffer) -> Result<u32> {
+        self.inner.entry_size_for_rent(&entry).map_err(|e| Error::from_reason(simulate::render_error(&e)))
+    }
+
+    /// Rent for extending or restoring entries, in stroops.
+    #[napi]
+    pub fn rent_fee(&self, changes: Vec<RentChangeInput>, ledger_seq: u32) -> i64 {
+        let changes: Vec<apply::RentChange> = changes
+            .into_iter()
+            .map(|c| apply::RentChange {
+                is_persistent: c.is_persistent,
+                is_code_entry: c.is_code_entry,
+                old_size_bytes: c.old_size_bytes,
+                new_size_bytes: c.new_size_bytes,
+                old_live_until_ledger: c.old_live_until_ledger,
+                new_live_until_ledger: c.new_live_until_ledger,
+            })
+            .collect();
+        self.inner.rent_fee(&changes, ledger_seq)
+    }
+
+    /// The resource fee of a resource use, split as core charges it.
+    #[napi]
+    pub fn resource_fee(&self, r: ResourcesInput) -> ResourceFee {
+        let (non_refundable, refundable) = self.inner.resource_fee(&soroban_env_host::fees::TransactionResources {
+            instructions: r.instructions,
+            disk_read_entries: r.disk_read_entries,
+            write_entries: r.write_entries,
+            disk_read_bytes: r.disk_read_bytes,
+            write_bytes: r.write_bytes,
+            contract_events_size_bytes: r.contract_events_size_bytes,
+            transaction_size_bytes: r.transaction_size_bytes,
+        });
+        ResourceFee { non_refundable, refundable }
+    }
 }

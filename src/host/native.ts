@@ -74,7 +74,80 @@ export interface NativeHostInfo {
   addonVersion: string;
 }
 
+/** Ledger values of the ledger being closed (apply). */
+export interface ApplyLedgerInput {
+  sequence: number;
+  /** Close time, unix seconds. */
+  timestamp: number;
+  protocolVersion: number;
+  baseReserve: number;
+  /** sha256 of the network passphrase. */
+  networkId: Uint8Array;
+}
+
+export interface InvokeApplyRequest {
+  /** HostFunction XDR. */
+  hostFunction: Uint8Array;
+  /** SorobanResources XDR (declared resources and footprint). */
+  resources: Uint8Array;
+  restoredRwEntryIndices: number[];
+  /** AccountId XDR of the operation's source. */
+  sourceAccount: Uint8Array;
+  /** SorobanAuthorizationEntry XDR each. */
+  authEntries: Uint8Array[];
+  ledger: ApplyLedgerInput;
+  /** One per footprint key, read-only keys first: the live entry (XDR) and, for contract entries, its live-until ledger. */
+  entries: Array<{ entry?: Uint8Array; liveUntil?: number }>;
+  /** 32 bytes. */
+  prngSeed: Uint8Array;
+  enableDiagnostics: boolean;
+}
+
+export interface InvokeApplyResult {
+  failure?: 'trapped' | 'resource_limit_exceeded' | 'internal' | null;
+  error?: string | null;
+  /** ScVal XDR. */
+  returnValue?: Buffer | null;
+  /** ContractEvent XDR each. */
+  contractEvents: Buffer[];
+  /** DiagnosticEvent XDR each. */
+  diagnosticEvents: Buffer[];
+  /** LedgerEntry XDR each: read-write entries kept, and TTL entries that grew. */
+  modifiedEntries: Buffer[];
+  rentFee: number;
+  cpuInsns: number;
+  memBytes: number;
+}
+
+export interface RentChange {
+  isPersistent: boolean;
+  isCodeEntry: boolean;
+  oldSizeBytes: number;
+  newSizeBytes: number;
+  oldLiveUntilLedger: number;
+  newLiveUntilLedger: number;
+}
+
+export interface ResourceUse {
+  instructions: number;
+  diskReadEntries: number;
+  writeEntries: number;
+  diskReadBytes: number;
+  writeBytes: number;
+  contractEventsSizeBytes: number;
+  transactionSizeBytes: number;
+}
+
+/** The host for the standalone network's ledger engine (native/src/apply.rs). */
+export interface NativeSorobanApplier {
+  invoke(request: InvokeApplyRequest): InvokeApplyResult;
+  entrySizeForRent(entry: Uint8Array): number;
+  rentFee(changes: RentChange[], ledgerSeq: number): number;
+  resourceFee(use: ResourceUse): { nonRefundable: number; refundable: number };
+}
+
 export interface NativeAddon {
+  SorobanApplier: new (configEntries: Uint8Array[]) => NativeSorobanApplier;
   simulateInvoke(request: NativeSimulateInvokeRequest): Promise<NativeSimulationResult>;
   simulateFootprint(request: NativeSimulateFootprintRequest): Promise<NativeSimulationResult>;
   benchSimulateInvoke(request: NativeSimulateInvokeRequest, iterations: number): Promise<number[]>;

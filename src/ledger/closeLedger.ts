@@ -12,9 +12,13 @@ import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
+import { preApplyResourceFee, resourceUse, type SorobanEnv } from './soroban/resources.ts';
+import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
 
 export interface ClosedLedger {
   meta: xdr.LedgerCloseMetaWire & { v: 2 };
+  /** The transactions in the order they were applied (classic phase, then Soroban phase). */
+  applied: TransactionFrame[];
   /** The encoded transaction set (needed for its hash; reused when the meta is encoded). */
   txSetXdr: Uint8Array;
   header: LedgerHeader;
@@ -23,14 +27,33 @@ export interface ClosedLedger {
 
 export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 
-export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], state: EntrySource,
-  opts: { closeTime: bigint; networkId: Uint8Array }): ClosedLedger {
+/** Fee bookkeeping of one Soroban transaction, settled after every transaction of the ledger applied. */
+interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
+
+export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], state: EntrySource,
+  opts: { closeTime: bigint; networkId: Uint8Array; soroban?: SorobanEnv }): ClosedLedger {
   const ledgerSeq = prev.header.ledgerSeq + 1;
+  // the two phases of a generalized transaction set: classic transactions apply first
+  const classic = queued.filter((f) => !f.isSoroban);
+  const sorobanTxs = queued.filter((f) => f.isSoroban);
+  const frames = [...classic, ...sorobanTxs];
   const ledger: LedgerContext = {
     ledgerSeq, closeTime: opts.closeTime, protocolVersion: prev.header.ledgerVersion,
     baseReserve: prev.header.baseReserve, baseFee: prev.header.baseFee, networkId: opts.networkId,
   };
   const root = new LedgerTxn(state, ledgerSeq);
+  const txSet: xdr.GeneralizedTransactionSetWire = {
+    v: 1,
+    v1TxSet: {
+      previousLedgerHash: prev.hash,
+      phases: [
+        { v: 0, v0Components: classic.length ? [{ type: 0, txsMaybeDiscountedFee: { baseFee: BigInt(ledger.baseFee), txs: classic.map((f) => f.envelope) } }] : [] },
+        { v: 1, parallelTxsComponent: { baseFee: sorobanTxs.length ? BigInt(ledger.baseFee) : null, executionStages: sorobanTxs.length ? [[sorobanTxs.map((f) => f.envelope)]] : [] } },
+      ],
+    },
+  };
+  const txSetXdr = xdr.GeneralizedTransactionSet.schema.encode(txSet);
+  const txSetHash = sha256(txSetXdr);
 
   let feePool = prev.header.feePool;
   const fees = frames.map((frame) => {
@@ -56,8 +79,11 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
   }
   const maxSeqNumToApply = (account: AccountId): bigint | undefined => maxSeq.get(toHex(account.ed25519));
 
+  const sorobanFees: Array<SorobanFees | undefined> = [];
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = frames.map((frame, i) => {
-    const { result, meta } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply);
+    const prngSeed = sha256(txSetHash, uint64(i));
+    const { result, meta, soroban } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
+    sorobanFees.push(soroban);
     return {
       ext: { v: 0 },
       result: { transactionHash: frame.hash, result },
@@ -67,19 +93,24 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
     };
   });
 
-  const txSet: xdr.GeneralizedTransactionSetWire = {
-    v: 1,
-    v1TxSet: {
-      previousLedgerHash: prev.hash,
-      phases: [
-        { v: 0, v0Components: frames.length ? [{ type: 0, txsMaybeDiscountedFee: { baseFee: BigInt(ledger.baseFee), txs: frames.map((f) => f.envelope) } }] : [] },
-        { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } },
-      ],
-    },
-  };
+  // Soroban refunds come after every transaction applied (protocol 23+), with an AFTER_ALL_TXS fee event
+  frames.forEach((frame, i) => {
+    const refund = sorobanFees[i]?.tracker.refund ?? 0n;
+    if (refund <= 0n) return;
+    const ltx = root.nest();
+    const entry = ltx.load(accountKey(frame.feeSourceId));
+    if (!entry || entry.data.type !== 0) { ltx.rollback(); return; }
+    entry.data.account.balance += refund;
+    ltx.update(entry);
+    feePool -= refund;
+    const processed = txProcessing[i];
+    processed.postTxApplyFeeProcessing = ltx.commit();
+    processed.result.result.feeCharged -= refund;
+    const meta = processed.txApplyProcessing;
+    if (meta.v === 4) meta.v4.events.push({ stage: 2, event: feeEvent(ledger.networkId, frame.feeSourceId, -refund) });
+  });
+
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
-  const txSetXdr = xdr.GeneralizedTransactionSet.schema.encode(txSet);
-  const txSetHash = sha256(txSetXdr);
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
   const header = nextHeader(prev, {
     closeTime: opts.closeTime, txSetHash, txSetResultHash,
@@ -100,7 +131,7 @@ export function closeLedger(prev: PreviousLedger, frames: TransactionFrame[], st
       evictedKeys: [],
     },
   };
-  return { meta, txSetXdr, header, hash };
+  return { meta, applied: frames, txSetXdr, header, hash };
 }
 
 /**
@@ -113,10 +144,12 @@ function stateHash(prev: Uint8Array, txSetHash: Uint8Array, txSetResultHash: Uin
 }
 
 function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
-  maxSeqNumToApply: (a: AccountId) => bigint | undefined):
-  { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire } {
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array):
+  { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire; soroban?: SorobanFees } {
   const txLtx = root.nest();
-  const check = checkTransaction(frame, txLtx, { ledger, applying: true });
+  const soroban = frame.isSoroban && frame.sorobanData && sorobanEnv
+    ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed) : undefined;
+  const check = checkTransaction(frame, txLtx, { ledger, applying: true, soroban: sorobanEnv });
   const invalid: Invalid | null = check.outer ?? check.inner;
   const txChangesBefore = invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger);
   const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
@@ -130,7 +163,7 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
     opResults = invalid.opResults;
     txLtx.commit();
   } else {
-    const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply);
+    const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply, soroban?.ctx);
     opResults = applied.results;
     if (applied.success) {
       code = TxCode.SUCCESS;
@@ -141,16 +174,50 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
   }
 
   const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null);
+  let sorobanMeta: xdr.SorobanTransactionMetaV2Wire | null = null;
+  if (soroban) {
+    const ok = code === TxCode.SUCCESS;
+    if (!ok) soroban.fees.tracker.reset();
+    const { tracker, nonRefundable } = soroban.fees;
+    sorobanMeta = {
+      ext: { v: 1, v1: { ext: { v: 0 }, totalNonRefundableResourceFeeCharged: nonRefundable, totalRefundableResourceFeeCharged: tracker.consumedRefundable, rentFeeCharged: tracker.consumedRent } },
+      returnValue: ok ? soroban.ctx.returnValue ?? null : null,
+    };
+  }
   const meta: xdr.TransactionMetaWire = {
     v: 4,
-    v4: { ext: { v: 0 }, txChangesBefore, operations, txChangesAfter: [], sorobanMeta: null, events: feeEvents, diagnosticEvents: [] },
+    v4: {
+      ext: { v: 0 }, txChangesBefore, operations, txChangesAfter: [], sorobanMeta, events: feeEvents,
+      diagnosticEvents: soroban?.ctx.diagnosticEvents ?? [],
+    },
   };
-  return { result, meta };
+  return { result, meta, soroban: soroban?.fees };
+}
+
+/** The Soroban context of a transaction: its fee split (stellar-core's commonPreApply) and the host. */
+function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, env: SorobanEnv, prngSeed: Uint8Array):
+  { ctx: SorobanOpContext; fees: SorobanFees } {
+  const [nonRefundable] = preApplyResourceFee(frame, data, env.host);
+  const tracker = new RefundableFeeTracker(data.resourceFee - nonRefundable);
+  const ctx: SorobanOpContext = {
+    data, config: env.config, host: env.host, fees: tracker,
+    refundableFeeFor: (eventsBytes) => BigInt(env.host.resourceFee(resourceUse(frame, data, eventsBytes)).refundable),
+    prngSeed: sha256(prngSeed, uint64(0)),
+    diagnosticEvents: [],
+  };
+  return { ctx, fees: { tracker, nonRefundable } };
+}
+
+/** A uint64 in XDR (big-endian), for core's subSha256 seed derivation. */
+function uint64(n: number): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(n));
+  return b;
 }
 
 /** Applies every operation in its own nested state; any failure discards all of them. */
 function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext,
-  maxSeqNumToApply: (a: AccountId) => bigint | undefined) {
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined, soroban: SorobanOpContext | undefined) {
   const opsLtx = txLtx.nest();
   const results: xdr.OperationResultWire[] = [];
   const metas: xdr.OperationMetaV2Wire[] = [];
@@ -162,7 +229,7 @@ function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: Ledg
     const events: xdr.ContractEventWire[] = [];
     const outcome = handler.apply(op.body, {
       ltx, ledger, sourceMuxed, source: muxedToAccountId(sourceMuxed), txMemo: frame.tx.memo, events,
-      opIndex, txSeqNum: frame.tx.seqNum, txSourceId: frame.sourceId, maxSeqNumToApply,
+      opIndex, txSeqNum: frame.tx.seqNum, txSourceId: frame.sourceId, maxSeqNumToApply, soroban,
     });
     results.push(operationResultOf(outcome));
     if (outcome.success) {

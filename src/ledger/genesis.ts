@@ -4,6 +4,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { rootSigner } from './rootAccount.ts';
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';
 import { headerHash } from './header.ts';
+import { loadNative, nativeAvailable } from '../host/native.ts';
 
 export const TOTAL_COINS = 1_000_000_000_000_000_000n; // stroops
 export const BASE_FEE = 100;
@@ -14,6 +15,14 @@ export interface Genesis {
   meta: xdr.LedgerCloseMetaWire;
   /** The state ledger 1 starts with; ingested together with its meta. */
   entries: LedgerEntry[];
+}
+
+/**
+ * The Soroban network configuration (ConfigSetting entries) a fresh network starts with: the public
+ * testnet's values for our protocol, built by the host addon from the host's own XDR types.
+ */
+export function genesisConfigSettings(): LedgerEntry[] {
+  return loadNative().genesisConfigSettingEntries(1).map((bytes) => xdr.LedgerEntry.schema.decode(bytes));
 }
 
 export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number }): Genesis {
@@ -59,5 +68,5 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  return { meta, entries: [rootEntry] };
+  return { meta, entries: [rootEntry, ...(nativeAvailable() ? genesisConfigSettings() : [])] };
 }

@@ -26,12 +26,21 @@ export interface TransactionFrame {
   declaredFee: bigint;
   /** Operations the fee is counted over: a fee bump counts one more. */
   feeOps: number;
+  /** The (inner) transaction's Soroban resources and resource fee; null for classic transactions. */
+  sorobanData: xdr.SorobanTransactionDataWire | null;
+  /** sorobanData.resourceFee for Soroban transactions, else 0. */
+  resourceFee: bigint;
+  /** The transaction holds a Soroban operation (then it holds only that one). */
+  isSoroban: boolean;
 }
 
 export function frameOf(envelope: TransactionEnvelope, networkId: Uint8Array): TransactionFrame {
   const tx = innerTransaction(envelope);
   const hash = transactionHash(networkId, envelope);
   const sourceId = muxedToAccountId(tx.sourceAccount);
+  const sorobanData = tx.ext.v === 1 ? tx.ext.sorobanData : null;
+  const hasSorobanOp = tx.operations.some((op) => op.body.type === 24 || op.body.type === 25 || op.body.type === 26);
+  const soroban = { sorobanData, resourceFee: sorobanData && hasSorobanOp ? sorobanData.resourceFee : 0n, isSoroban: hasSorobanOp };
   const signatures = envelope.type === 0 ? envelope.v0.signatures : envelope.type === 2 ? envelope.v1.signatures : envelope.feeBump.tx.innerTx.v1.signatures;
   if (envelope.type === 5) {
     const fb = envelope.feeBump;
@@ -39,20 +48,24 @@ export function frameOf(envelope: TransactionEnvelope, networkId: Uint8Array): T
     return {
       envelope, hash, hashHex: toHex(hash), innerHash: innerTransactionHash(networkId, envelope)!, tx, signatures, sourceId,
       feeBump: { feeSource: fb.tx.feeSource, feeSourceId, fee: fb.tx.fee, signatures: fb.signatures },
-      feeSourceId, declaredFee: fb.tx.fee, feeOps: tx.operations.length + 1,
+      feeSourceId, declaredFee: fb.tx.fee, feeOps: tx.operations.length + 1, ...soroban,
     };
   }
   return {
     envelope, hash, hashHex: toHex(hash), innerHash: hash, tx, signatures, sourceId, feeBump: null,
-    feeSourceId: sourceId, declaredFee: BigInt(tx.fee), feeOps: tx.operations.length,
+    feeSourceId: sourceId, declaredFee: BigInt(tx.fee), feeOps: tx.operations.length, ...soroban,
   };
 }
 
-/** Fee actually charged when the ledger's base fee is `baseFee`: never more than was offered. */
+/**
+ * Fee charged up front when the ledger's base fee is `baseFee`: the whole declared resource fee
+ * (its refundable part comes back after apply) plus the inclusion fee, never more than was offered.
+ */
 export function chargedFee(frame: TransactionFrame, baseFee: number): bigint {
+  const inclusion = frame.declaredFee - frame.resourceFee;
   const due = BigInt(baseFee) * BigInt(frame.feeOps);
-  return due < frame.declaredFee ? due : frame.declaredFee;
+  return frame.resourceFee + (due < inclusion ? due : inclusion);
 }
 
-/** The fee per operation offered, for ordering and replace-by-fee. */
-export const feeRate = (frame: TransactionFrame): number => Number(frame.declaredFee) / frame.feeOps;
+/** The inclusion fee per operation offered, for ordering and replace-by-fee. */
+export const feeRate = (frame: TransactionFrame): number => Number(frame.declaredFee - frame.resourceFee) / frame.feeOps;

@@ -8,7 +8,8 @@ import { availableBalance, sequenceStamp } from './ops/accounts.ts';
 import { OpCode, TxCode, MAX_OPS_PER_TX } from './resultCodes.ts';
 import type { TransactionFrame } from './transactionFrame.ts';
 import { opHandlers, operationResultOf, validResultOf } from './ops/index.ts';
-import type { LedgerContext, ThresholdLevel } from './ops/types.ts';
+import type { CheckContext, LedgerContext, ThresholdLevel } from './ops/types.ts';
+import { checkSorobanTransaction, type SorobanEnv } from './soroban/resources.ts';
 
 export type OperationResult = xdr.OperationResultWire;
 
@@ -25,6 +26,8 @@ export interface ValidationContext {
   applying: boolean;
   /** Fees of transactions already queued by the same fee source (submission only). */
   pendingFees?: bigint;
+  /** The network's Soroban configuration and host; without it Soroban transactions are refused. */
+  soroban?: SorobanEnv;
 }
 
 const SOROBAN_OP_TYPES = new Set([24, 25, 26]);
@@ -44,8 +47,10 @@ export function checkTransaction(frame: TransactionFrame, ltx: LedgerTxn, ctx: V
   const innerOps = frame.tx.operations.length;
   if (!ctx.applying) {
     const minFee = BigInt(ctx.ledger.baseFee) * BigInt(innerOps + 1);
-    // the outer fee rate must not be lower than the inner one
-    if (fb.fee < minFee || fb.fee * BigInt(innerOps) < BigInt(frame.tx.fee) * BigInt(innerOps + 1)) {
+    // inclusion fees (what is offered beyond the resource fee): the outer rate must not be lower than the inner one
+    const outer = fb.fee - frame.resourceFee;
+    const inner = BigInt(frame.tx.fee) - frame.resourceFee;
+    if (outer < minFee || outer * BigInt(innerOps) < inner * BigInt(innerOps + 1)) {
       return { outer: { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false }, inner: null };
     }
   }
@@ -73,11 +78,20 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
   if (ops.length > MAX_OPS_PER_TX) return { code: TxCode.MALFORMED, afterSeqCheck: false };
   const sorobanOps = ops.filter((o) => SOROBAN_OP_TYPES.has(o.body.type)).length;
   if (sorobanOps > 0 && ops.length > 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  if (sorobanOps === 0 && tx.ext.v === 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  if (sorobanOps > 0) {
+    if (!ctx.soroban) return { code: TxCode.SOROBAN_INVALID, afterSeqCheck: false };
+    const soroban = checkSorobanTransaction(frame, ctx.soroban, ledger.baseFee, chargeFee, ctx.applying);
+    if (soroban) {
+      const code = soroban.code === 'malformed' ? TxCode.MALFORMED : soroban.code === 'insufficient_fee' ? TxCode.INSUFFICIENT_FEE : TxCode.SOROBAN_INVALID;
+      return { code, afterSeqCheck: false };
+    }
+  }
 
   const timing = checkPreconditionTiming(tx.cond, ledger);
   if (timing) return timing;
 
-  if (chargeFee && !ctx.applying && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
+  if (chargeFee && !ctx.applying && sorobanOps === 0 && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
     return { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false };
   }
   const sourceEntry = ltx.load(accountKey(frame.sourceId));
@@ -98,14 +112,17 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
     return { code: TxCode.INSUFFICIENT_BALANCE, afterSeqCheck: true };
   }
 
-  const opResults = checkOperations(frame, ltx, sigs, ledger);
+  const opResults = checkOperations(frame, ltx, sigs, ledger, ctx.soroban);
   if (opResults) return { code: TxCode.FAILED, opResults, afterSeqCheck: true };
   if (!sigs.allUsed()) return { code: TxCode.BAD_AUTH_EXTRA, afterSeqCheck: true };
   return null;
 }
 
 /** Per-operation source existence, signatures and static validity; null when every op passes. */
-function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: SignatureChecker, ledger: LedgerContext): OperationResult[] | null {
+function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: SignatureChecker, ledger: LedgerContext,
+  sorobanEnv: SorobanEnv | undefined): OperationResult[] | null {
+  const soroban: CheckContext['soroban'] = frame.isSoroban && frame.sorobanData && sorobanEnv
+    ? { data: frame.sorobanData, config: sorobanEnv.config } : undefined;
   let failed = false;
   const results = frame.tx.operations.map((op): OperationResult => {
     const handler = opHandlers[op.body.type];
@@ -119,7 +136,7 @@ function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: Signatur
       failed = true;
       return { code: OpCode.BAD_AUTH };
     }
-    const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed });
+    const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed, soroban });
     if (invalid && !invalid.success) { failed = true; return operationResultOf(invalid); }
     return { code: 0, tr: validResultOf(op.body.type) };
   });

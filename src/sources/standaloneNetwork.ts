@@ -22,6 +22,9 @@ import { encodeCloseMeta } from '../ledger/encodeCloseMeta.ts';
 import { transactionResult } from '../ledger/closeLedger.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
+import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
+import type { SorobanEnv } from '../ledger/soroban/resources.ts';
+import { loadNative, nativeAvailable } from '../host/native.ts';
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -41,6 +44,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly verifier = new SignatureVerifierPool();
   private decodedHeader: { row: LedgerRow; header: xdr.LedgerHeaderHistoryEntryWire } | undefined;
   private readonly onLedger: (seq: number) => void;
+  /** The host and network limits for Soroban transactions; absent when the addon is not built. */
+  private soroban: SorobanEnv | undefined;
 
   constructor(opts: { store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void }) {
     this.store = opts.store;
@@ -59,7 +64,22 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (stored !== undefined && stored !== this.config.networkPassphrase) {
       throw new Error(`database belongs to network "${stored}", not "${this.config.networkPassphrase}"`);
     }
-    if (this.store.latestLedger()) return;
+    if (!this.store.latestLedger()) this.createGenesis();
+    this.soroban = this.sorobanEnv();
+  }
+
+  /** The network configuration stays as genesis set it (no upgrades), so one host serves every ledger. */
+  private sorobanEnv(): SorobanEnv | undefined {
+    if (!nativeAvailable()) {
+      this.log.warn('the Soroban host addon is not built: contract transactions will be refused');
+      return undefined;
+    }
+    const config = loadSorobanNetworkConfig((key) => this.state.getEntry(encodeLedgerKey(key)));
+    if (!config) return undefined;
+    return { config, host: new (loadNative().SorobanApplier)(config.entries) };
+  }
+
+  private createGenesis(): void {
     const genesis = genesisLedger(this.networkId, { closeTime: BigInt(Math.floor(Date.now() / 1000)), maxTxSetSize: this.config.maxTxSetSize });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
     const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
@@ -146,7 +166,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const ledger = this.nextLedgerContext();
     const ltx = new LedgerTxn(this.state, ledger.ledgerSeq);
     const pendingFees = this.queue.pendingFees(toHex(frame.feeSourceId.ed25519), admission.replaces);
-    const check = checkTransaction(frame, ltx, { ledger, applying: false, pendingFees });
+    const check = checkTransaction(frame, ltx, { ledger, applying: false, pendingFees, soroban: this.soroban });
     ltx.rollback();
     const invalid = check.outer ?? check.inner;
     if (invalid) {
@@ -169,13 +189,13 @@ export class StandaloneNetwork implements TransactionSubmitter {
       const prev = this.latestHeader();
       const frames = this.queue.take(this.config.maxTxSetSize);
       const closed = closeLedger({ header: prev.header, hash: prev.hash }, frames, this.state, {
-        closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId,
+        closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
       });
       const encoded = encodeCloseMeta(closed.meta.v2, closed.txSetXdr);
       const applied = performance.now();
       const batch = ledgerToBatch({
         bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
-        envelopes: frames.map((f) => f.envelope), envelopeXdrs: frames.map((f) => f.envelopeXdr),
+        envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
       }, this.networkId);
       this.store.ingest(batch, this.config.historyRetentionWindow);
       this.queue.ledgerClosed(frames);

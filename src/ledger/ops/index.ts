@@ -10,10 +10,13 @@
 //   10 MANAGE_DATA           manageData.ts
 //   11 BUMP_SEQUENCE         bumpSequence.ts
 //   21 SET_TRUST_LINE_FLAGS  setTrustLineFlags.ts
+//   24 INVOKE_HOST_FUNCTION  invokeHostFunction.ts  (the Soroban host, through the native addon)
+//   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
+//   26 RESTORE_FOOTPRINT     restoreFootprint.ts
 //
 // Not handled here (the applier answers opNOT_SUPPORTED): path payments (2, 13), offers (3, 4, 12),
 // inflation (9), claimable balances (14, 15, 20), sponsorship (16, 17, 18), clawback (19), liquidity
-// pools (22, 23); the Soroban operations (24, 25, 26) belong to the host.
+// pools (22, 23).
 //
 // Since offers, liquidity pools and sponsorship operations are absent, no liabilities, pool shares or
 // new sponsorships can arise; the handlers still honour liabilities and sponsorship counters that
@@ -30,6 +33,9 @@ import { accountMerge } from './accountMerge.ts';
 import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
+import { invokeHostFunction } from './invokeHostFunction.ts';
+import { extendFootprintTtl } from './extendFootprintTtl.ts';
+import { restoreFootprint } from './restoreFootprint.ts';
 
 const OP_NO_ACCOUNT = -2;
 
@@ -66,6 +72,9 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [10, manageData, 'manageDataResult'],
   [11, bumpSequence, 'bumpSeqResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
+  [24, invokeHostFunction, 'invokeHostFunctionResult'],
+  [25, extendFootprintTtl, 'extendFootprintTtlResult'],
+  [26, restoreFootprint, 'restoreFootprintResult'],
 ];
 
 export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> =
@@ -79,6 +88,7 @@ const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
  */
 export function validResultOf(opType: number): xdr.OperationResultTrWire {
   if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
+  if (opType === 24) return { type: 24, invokeHostFunctionResult: { code: 0, success: new Uint8Array(32) } };
   const arm = resultArms.get(opType);
   if (!arm) throw new Error(`no result arm for operation type ${opType}`);
   return { type: opType, [arm]: { code: 0 } } as unknown as xdr.OperationResultTrWire;

@@ -2,6 +2,7 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { AccountId, ContractEvent, MuxedAccount } from '../../xdr/codec.ts';
+import type { SorobanOpContext } from '../soroban/context.ts';
 
 /** Header facts an operation may read. */
 export interface LedgerContext {
@@ -39,7 +40,14 @@ export interface OpContext {
    * account's current seqNum is checked.
    */
   maxSeqNumToApply?: (account: AccountId) => bigint | undefined;
+  /** Soroban operations only: declared resources, configuration, host and refundable fee. */
+  soroban?: SorobanOpContext;
 }
+
+/** What static checks may read; Soroban operations also see their declared resources and the network limits. */
+export type CheckContext = Pick<OpContext, 'ledger' | 'source' | 'sourceMuxed'> & {
+  soroban?: Pick<SorobanOpContext, 'data' | 'config'>;
+};
 
 export interface OpOutcome {
   /** The operation-specific result (OperationResult.tr). */
@@ -61,7 +69,7 @@ export interface OpHandler<Body = xdr.OperationBodyWire> {
    * Checks that depend only on the operation itself (stellar-core's doCheckValid): a failure here is
    * reported at submission as txFAILED with this op result, without touching state.
    */
-  checkValid(body: Body, ctx: Pick<OpContext, 'ledger' | 'source' | 'sourceMuxed'>): OpOutcome | null;
+  checkValid(body: Body, ctx: CheckContext): OpOutcome | null;
   /** Applies the operation; on failure it leaves `ctx.ltx` for the caller to roll back. */
   apply(body: Body, ctx: OpContext): OpOutcome;
 }

@@ -1,0 +1,327 @@
+//! Applying Soroban operations on the standalone network, the way stellar-core drives the host:
+//! the engine (TypeScript) loads the footprint's entries and their TTLs, decides what is archived
+//! or auto-restored, and writes the outcome back; this module runs the host's end-to-end invoke and
+//! does the fee arithmetic, so costs and fees are exactly the network's.
+//!
+//! One [`Applier`] lives as long as the network. It holds the network configuration (read once from
+//! the ConfigSetting entries) and a module cache: every contract is parsed once, outside any
+//! transaction's budget, as core does. Simulation (recording mode) assumes such a cache hit, so the
+//! instructions an applied call consumes match what was simulated.
+
+use anyhow::{anyhow, Context, Result};
+use soroban_env_host::budget::{AsBudget, Budget};
+use soroban_env_host::e2e_invoke::{self, entry_size_for_rent, extract_rent_changes, TtlLedgerEntryMeta};
+use soroban_env_host::fees::{
+    compute_rent_fee, compute_transaction_resource_fee, LedgerEntryRentChange, TransactionResources,
+};
+use soroban_env_host::storage::{EntryWithLiveUntil, SnapshotSource};
+use soroban_env_host::vm::VersionedContractCodeCostInputs;
+use soroban_env_host::xdr::{
+    ContractCodeEntryExt, DiagnosticEvent, LedgerEntry, LedgerEntryData,
+    LedgerEntryExt, LedgerKey, Limits, ReadXdr, ScErrorCode, ScErrorType,
+    SorobanResources, TtlEntry, WriteXdr, Hash,
+};
+use soroban_env_host::{CompilationContext, ErrorHandler, HostError, LedgerInfo, ModuleCache};
+use soroban_simulation::NetworkConfig;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Contracts are compiled outside any transaction, with no limit (core's CoreCompilationContext).
+#[derive(Clone)]
+struct Compilation(Budget);
+
+impl Compilation {
+    fn new() -> Result<Self, HostError> {
+        let budget = Budget::default();
+        budget.reset_unlimited()?;
+        Ok(Self(budget))
+    }
+}
+
+impl ErrorHandler for Compilation {
+    fn map_err<T, E>(&self, res: std::result::Result<T, E>) -> std::result::Result<T, HostError>
+    where
+        soroban_env_host::Error: From<E>,
+        E: std::fmt::Debug,
+    {
+        res.map_err(HostError::from)
+    }
+
+    fn error(&self, error: soroban_env_host::Error, _msg: &str, _args: &[soroban_env_host::Val]) -> HostError {
+        HostError::from(error)
+    }
+}
+
+impl AsBudget for Compilation {
+    fn as_budget(&self) -> &Budget {
+        &self.0
+    }
+}
+
+impl CompilationContext for Compilation {}
+
+/// The ConfigSetting entries as a snapshot, so the simulation crate's loader reads them.
+struct ConfigEntries(HashMap<LedgerKey, Rc<LedgerEntry>>);
+
+impl SnapshotSource for ConfigEntries {
+    fn get(&self, key: &Rc<LedgerKey>) -> std::result::Result<Option<EntryWithLiveUntil>, HostError> {
+        Ok(self.0.get(key.as_ref()).map(|e| (e.clone(), None)))
+    }
+}
+
+/// Ledger values of the ledger being closed.
+#[derive(Clone, Debug)]
+pub struct ApplyLedger {
+    pub sequence: u32,
+    pub timestamp: u64,
+    pub protocol_version: u32,
+    pub base_reserve: u32,
+    pub network_id: [u8; 32],
+}
+
+/// One footprint key's current state, in footprint order (read-only keys, then read-write).
+pub struct FootprintEntry {
+    /// LedgerEntry XDR; None when the key has no live entry.
+    pub entry: Option<Vec<u8>>,
+    /// For contract data and code: the live-until ledger (already the restored one for auto-restored
+    /// entries).
+    pub live_until: Option<u32>,
+}
+
+pub struct InvokeInput {
+    pub host_function: Vec<u8>,
+    pub resources: Vec<u8>,
+    pub restored_rw_entry_indices: Vec<u32>,
+    pub source_account: Vec<u8>,
+    pub auth_entries: Vec<Vec<u8>>,
+    pub ledger: ApplyLedger,
+    pub entries: Vec<FootprintEntry>,
+    pub prng_seed: [u8; 32],
+    pub enable_diagnostics: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The contract trapped, returned an error, or auth failed: INVOKE_HOST_FUNCTION_TRAPPED.
+    Trapped,
+    /// Instructions or memory beyond what was declared: RESOURCE_LIMIT_EXCEEDED.
+    ResourceLimitExceeded,
+    /// The host's own fault (core throws and the transaction ends txINTERNAL_ERROR).
+    Internal,
+}
+
+#[derive(Default)]
+pub struct InvokeOutput {
+    pub failure: Option<Failure>,
+    /// The host's error text on failure.
+    pub error: Option<String>,
+    /// ScVal XDR of the return value.
+    pub return_value: Option<Vec<u8>>,
+    /// ContractEvent XDR each.
+    pub contract_events: Vec<Vec<u8>>,
+    /// DiagnosticEvent XDR each (when diagnostics are on; also on failure).
+    pub diagnostic_events: Vec<Vec<u8>>,
+    /// New values (LedgerEntry XDR) of the read-write entries the call kept, and a TTL entry for
+    /// every entry whose live-until ledger grew. A read-write key absent here was deleted.
+    pub modified_entries: Vec<Vec<u8>>,
+    pub rent_fee: i64,
+    pub cpu_insns: u64,
+    pub mem_bytes: u64,
+}
+
+/// A rent change of an extended or restored entry (ExtendFootprintTTL, RestoreFootprint).
+pub type RentChange = LedgerEntryRentChange;
+
+pub struct Applier {
+    config: Arc<NetworkConfig>,
+    modules: ModuleCache,
+}
+
+fn xdr<T: WriteXdr>(v: &T) -> Result<Vec<u8>> {
+    Ok(v.to_xdr(Limits::none())?)
+}
+
+impl Applier {
+    /// `config_entries`: the network's ConfigSetting LedgerEntries (XDR).
+    pub fn new(config_entries: &[Vec<u8>]) -> Result<Self> {
+        let mut map = HashMap::new();
+        for bytes in config_entries {
+            let entry = LedgerEntry::from_xdr(bytes, Limits::none()).context("cannot decode a ConfigSetting entry")?;
+            map.insert(entry.to_key(), Rc::new(entry));
+        }
+        let config = NetworkConfig::load_from_snapshot(&ConfigEntries(map))
+            .context("cannot load the network configuration")?;
+        let compilation = Compilation::new().map_err(|e| anyhow!("{e:?}"))?;
+        let modules = ModuleCache::new(&compilation).map_err(|e| anyhow!("{e:?}"))?;
+        Ok(Self { config: Arc::new(config), modules })
+    }
+
+    fn ledger_info(&self, ledger: &ApplyLedger) -> LedgerInfo {
+        let mut info = LedgerInfo {
+            protocol_version: ledger.protocol_version,
+            sequence_number: ledger.sequence,
+            timestamp: ledger.timestamp,
+            network_id: ledger.network_id,
+            base_reserve: ledger.base_reserve,
+            ..Default::default()
+        };
+        self.config.fill_config_fields_in_ledger_info(&mut info);
+        info
+    }
+
+    fn size_budget(&self) -> Result<Budget> {
+        Budget::try_from_configs(
+            u64::MAX,
+            u64::MAX,
+            self.config.cpu_cost_params.clone(),
+            self.config.memory_cost_params.clone(),
+        )
+        .map_err(|e| anyhow!("{e:?}"))
+    }
+
+    /// The size an entry is charged rent for: its XDR size, plus the parsed module's memory for code.
+    pub fn entry_size_for_rent(&self, entry_xdr: &[u8]) -> Result<u32> {
+        let entry = LedgerEntry::from_xdr(entry_xdr, Limits::none())?;
+        entry_size_for_rent(&self.size_budget()?, &entry, entry_xdr.len() as u32).map_err(|e| anyhow!("{e:?}"))
+    }
+
+    pub fn rent_fee(&self, changes: &[RentChange], ledger_seq: u32) -> i64 {
+        compute_rent_fee(changes, &self.config.rent_fee_configuration, ledger_seq)
+    }
+
+    /// (non-refundable, refundable) resource fee of the given resource use.
+    pub fn resource_fee(&self, resources: &TransactionResources) -> (i64, i64) {
+        compute_transaction_resource_fee(resources, &self.config.fee_configuration)
+    }
+
+    /// Makes sure every contract the call may run is in the module cache.
+    fn cache_modules(&self, keys: &[LedgerKey], entries: &[FootprintEntry], protocol: u32) -> Result<()> {
+        let mut compilation: Option<Compilation> = None;
+        for (key, item) in keys.iter().zip(entries) {
+            let (LedgerKey::ContractCode(code_key), Some(bytes)) = (key, &item.entry) else { continue };
+            if self.modules.contains_module(&code_key.hash).map_err(|e| anyhow!("{e:?}"))? {
+                continue;
+            }
+            let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
+            let LedgerEntryData::ContractCode(code) = &entry.data else { continue };
+            let inputs = match &code.ext {
+                ContractCodeEntryExt::V0 => VersionedContractCodeCostInputs::V0 { wasm_bytes: code.code.len() },
+                ContractCodeEntryExt::V1(v1) => VersionedContractCodeCostInputs::V1(v1.cost_inputs.clone()),
+            };
+            // A module that fails to parse is left out; the call then fails inside the host as it
+            // would on the network.
+            if compilation.is_none() {
+                compilation = Some(Compilation::new().map_err(|e| anyhow!("{e:?}"))?);
+            }
+            let ctx = compilation.as_ref().expect("set above");
+            let _ = self.modules.parse_and_cache_module(ctx, protocol, &code.hash, &code.code, inputs);
+        }
+        Ok(())
+    }
+
+    pub fn invoke(&self, input: &InvokeInput) -> Result<InvokeOutput> {
+        let resources = SorobanResources::from_xdr(&input.resources, Limits::none()).context("cannot decode the resources")?;
+        let keys: Vec<LedgerKey> = resources
+            .footprint
+            .read_only
+            .iter()
+            .chain(resources.footprint.read_write.iter())
+            .cloned()
+            .collect();
+        if keys.len() != input.entries.len() {
+            return Err(anyhow!("{} footprint keys but {} entries", keys.len(), input.entries.len()));
+        }
+        self.cache_modules(&keys, &input.entries, input.ledger.protocol_version)?;
+
+        let size_budget = self.size_budget()?;
+        let mut encoded = Vec::with_capacity(input.entries.len());
+        for item in &input.entries {
+            let meta = match (&item.entry, item.live_until) {
+                (Some(bytes), Some(live_until)) => {
+                    let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
+                    let size = entry_size_for_rent(&size_budget, &entry, bytes.len() as u32).map_err(|e| anyhow!("{e:?}"))?;
+                    Some(TtlLedgerEntryMeta { live_until_ledger: live_until, entry_size_for_rent: size })
+                }
+                _ => None,
+            };
+            encoded.push((item.entry.as_deref(), meta));
+        }
+
+        let budget = Budget::try_from_configs(
+            u64::from(resources.instructions),
+            u64::from(self.config.tx_memory_limit),
+            self.config.cpu_cost_params.clone(),
+            self.config.memory_cost_params.clone(),
+        )
+        .map_err(|e| anyhow!("{e:?}"))?;
+        let ledger_info = self.ledger_info(&input.ledger);
+        let mut diagnostics: Vec<DiagnosticEvent> = Vec::new();
+        let outcome = e2e_invoke::invoke_host_function(
+            &budget,
+            input.enable_diagnostics,
+            input.host_function.as_slice(),
+            input.resources.as_slice(),
+            &input.restored_rw_entry_indices,
+            input.source_account.as_slice(),
+            input.auth_entries.iter().map(|a| a.as_slice()),
+            ledger_info,
+            encoded.into_iter(),
+            input.prng_seed.as_slice(),
+            &mut diagnostics,
+            None,
+            Some(self.modules.clone()),
+        );
+        let mut out = InvokeOutput {
+            cpu_insns: budget.get_cpu_insns_consumed().unwrap_or(0),
+            mem_bytes: budget.get_mem_bytes_consumed().unwrap_or(0),
+            diagnostic_events: diagnostics.iter().map(xdr).collect::<Result<_>>()?,
+            ..Default::default()
+        };
+        let result = outcome.and_then(|r| r.encoded_invoke_result.map(|v| (v, r.ledger_changes, r.encoded_contract_events)));
+        match result {
+            Ok((value, changes, events)) => {
+                out.return_value = Some(value);
+                out.contract_events = events;
+                out.rent_fee = compute_rent_fee(
+                    &extract_rent_changes(&changes),
+                    &self.config.rent_fee_configuration,
+                    input.ledger.sequence,
+                );
+                for change in &changes {
+                    if !change.read_only {
+                        if let Some(new_value) = &change.encoded_new_value {
+                            out.modified_entries.push(new_value.clone());
+                        }
+                    }
+                    if let Some(ttl) = &change.ttl_change {
+                        if ttl.new_live_until_ledger > ttl.old_live_until_ledger {
+                            out.modified_entries.push(xdr(&LedgerEntry {
+                                last_modified_ledger_seq: 0,
+                                data: LedgerEntryData::Ttl(TtlEntry {
+                                    key_hash: Hash(ttl.key_hash.as_slice().try_into().context("TTL key hash")?),
+                                    live_until_ledger_seq: ttl.new_live_until_ledger,
+                                }),
+                                ext: LedgerEntryExt::V0,
+                            })?);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                let internal = e.error.is_code(ScErrorCode::InternalError) && !e.error.is_type(ScErrorType::Contract);
+                out.failure = Some(if internal {
+                    Failure::Internal
+                } else if out.cpu_insns > u64::from(resources.instructions)
+                    || out.mem_bytes > u64::from(self.config.tx_memory_limit)
+                {
+                    Failure::ResourceLimitExceeded
+                } else {
+                    Failure::Trapped
+                });
+                out.error = Some(format!("{e:?}"));
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,60 @@
+// ExtendFootprintTTL: extends the live-until ledger of every live read-only footprint entry to
+// `ledger + extendTo`, paying rent from the refundable fee (stellar-core's ExtendFootprintTTLOpFrame).
+import type { xdr } from '@stellar/stellar-sdk';
+import { encodeLedgerEntry } from '../../xdr/codec.ts';
+import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { entryTooLarge, isPersistentKey, isSorobanKey } from '../soroban/context.ts';
+import type { RentChange } from '../../host/native.ts';
+import { failWith, succeed } from './accounts.ts';
+import type { OpHandler, OpOutcome } from './types.ts';
+
+type Body = Extract<xdr.OperationBodyWire, { type: 25 }>;
+
+const result = (code: xdr.ExtendFootprintTtlResultWire['code']): OpOutcome => {
+  const tr: xdr.OperationResultTrWire = { type: 25, extendFootprintTtlResult: { code } as xdr.ExtendFootprintTtlResultWire };
+  return code === 0 ? succeed(tr) : failWith(tr);
+};
+const MALFORMED = -1;
+const RESOURCE_LIMIT_EXCEEDED = -2;
+const INSUFFICIENT_REFUNDABLE_FEE = -3;
+
+export const extendFootprintTtl: OpHandler<Body> = {
+  threshold: () => 'low',
+
+  checkValid(body, ctx) {
+    const s = ctx.soroban;
+    if (!s) return null;
+    const { footprint } = s.data.resources;
+    if (footprint.readWrite.length > 0 || !footprint.readOnly.every(isSorobanKey)) return result(MALFORMED);
+    if (body.extendFootprintTtlOp.extendTo > s.config.maxEntryTtl - 1) return result(MALFORMED);
+    return null;
+  },
+
+  apply(body, ctx) {
+    const s = ctx.soroban;
+    if (!s) return result(MALFORMED);
+    const { ltx, ledger } = ctx;
+    const newLiveUntil = ledger.ledgerSeq + body.extendFootprintTtlOp.extendTo;
+    const changes: RentChange[] = [];
+    for (const key of s.data.resources.footprint.readOnly) {
+      const ttl = ltx.load(ttlKeyFor(key));
+      if (!ttl || ttl.data.type !== 9) continue;
+      const current = ttl.data.ttl.liveUntilLedgerSeq;
+      // archived entries must be restored first; entries already living long enough stay as they are
+      if (current < ledger.ledgerSeq || current >= newLiveUntil) continue;
+      const entry = ltx.load(key);
+      if (!entry) continue;
+      const bytes = encodeLedgerEntry(entry);
+      if (entryTooLarge(key, bytes.length, s.config)) return result(RESOURCE_LIMIT_EXCEEDED);
+      const size = s.host.entrySizeForRent(bytes);
+      changes.push({
+        isPersistent: isPersistentKey(key), isCodeEntry: key.type === 7,
+        oldSizeBytes: size, newSizeBytes: size, oldLiveUntilLedger: current, newLiveUntilLedger: newLiveUntil,
+      });
+      ltx.update({ ...ttl, data: { type: 9, ttl: { keyHash: ttl.data.ttl.keyHash, liveUntilLedgerSeq: newLiveUntil } } });
+    }
+    const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
+    if (!s.fees.consume(0, rent, s.refundableFeeFor)) return result(INSUFFICIENT_REFUNDABLE_FEE);
+    return result(0);
+  },
+};

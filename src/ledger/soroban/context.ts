@@ -1,0 +1,66 @@
+// What a Soroban operation needs beyond a classic one: the transaction's declared resources, the
+// network configuration, the host, and the refundable-fee budget it spends rent and events from.
+import type { xdr } from '@stellar/stellar-sdk';
+import type { NativeSorobanApplier } from '../../host/native.ts';
+import type { SorobanNetworkConfig } from './networkConfig.ts';
+
+/**
+ * stellar-core's RefundableFeeTracker: the refundable part of the declared resource fee is what rent
+ * and contract events may consume; what is left is refunded after the ledger's transactions. A
+ * failed transaction consumes nothing, so all of it comes back.
+ */
+export class RefundableFeeTracker {
+  readonly maxRefundable: bigint;
+  private eventsBytes = 0;
+  private rent = 0n;
+  private consumed = 0n;
+
+  constructor(maxRefundable: bigint) { this.maxRefundable = maxRefundable > 0n ? maxRefundable : 0n; }
+
+  /**
+   * Adds an operation's events and rent; false when they exceed what was declared.
+   * `refundableFeeFor` prices the events (the refundable part of the resource fee).
+   */
+  consume(eventsBytes: number, rentFee: bigint, refundableFeeFor: (eventsBytes: number) => bigint): boolean {
+    this.eventsBytes += eventsBytes;
+    this.rent += rentFee;
+    if (this.rent > this.maxRefundable) return false;
+    this.consumed = this.rent + refundableFeeFor(this.eventsBytes);
+    return this.consumed <= this.maxRefundable;
+  }
+
+  /** The transaction failed: nothing was consumed. */
+  reset(): void { this.eventsBytes = 0; this.rent = 0n; this.consumed = 0n; }
+
+  get consumedRefundable(): bigint { return this.consumed; }
+  get consumedRent(): bigint { return this.rent; }
+  get refund(): bigint { return this.maxRefundable - this.consumed; }
+}
+
+export interface SorobanOpContext {
+  data: xdr.SorobanTransactionDataWire;
+  config: SorobanNetworkConfig;
+  host: NativeSorobanApplier;
+  fees: RefundableFeeTracker;
+  /** The refundable resource fee of the declared resources with this many bytes of events. */
+  refundableFeeFor(eventsBytes: number): bigint;
+  /** The operation's 32-byte PRNG seed (derived from the transaction set, as core does). */
+  prngSeed: Uint8Array;
+  /** Diagnostic events the operation produced (TransactionMetaV4.diagnosticEvents). */
+  diagnosticEvents: xdr.DiagnosticEventWire[];
+  /** Set by a successful InvokeHostFunction. */
+  returnValue?: xdr.ScValWire;
+}
+
+export const isSorobanKey = (key: xdr.LedgerKeyWire): boolean => key.type === 6 || key.type === 7;
+
+/** Contract code and persistent contract data are archived when their TTL lapses; temporary data is deleted. */
+export const isPersistentKey = (key: xdr.LedgerKeyWire): boolean =>
+  key.type === 7 || (key.type === 6 && key.contractData.durability === 1);
+
+/** stellar-core's validateContractLedgerEntry: code and data entries above the network's size limits. */
+export function entryTooLarge(key: xdr.LedgerKeyWire, entryBytes: number, config: SorobanNetworkConfig): boolean {
+  if (key.type === 7) return entryBytes > config.maxContractSizeBytes;
+  if (key.type === 6) return entryBytes > config.maxContractDataEntrySizeBytes;
+  return false;
+}

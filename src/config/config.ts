@@ -1,4 +1,6 @@
 // Typed configuration with the reference node's option names and defaults where they apply.
+import { availableParallelism } from 'node:os';
+
 export type CloseMode = 'interval' | 'instant';
 
 export interface Config {
@@ -24,6 +26,13 @@ export interface Config {
   maxTxSetSize: number;                   // operations per ledger
   transactionQueueLimit: number;          // operations waiting in the queue
   friendbot: boolean;
+  /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
+  minPersistentTtl: number;
+  minTemporaryTtl: number;
+  // simulateTransaction (preflight)
+  preflightWorkerCount: number;           // simulations running at once
+  preflightWorkerQueueSize: number;       // simulations waiting beyond those; more: "preflight queue full"
+  preflightEnableDebug: boolean;          // diagnostic events in simulation results
   // transport limits
   maxRequestBodyBytes: number;
   requestBacklogGlobalQueueLimit: number;
@@ -56,6 +65,11 @@ export const defaultConfig: Config = {
   maxTxSetSize: 10000,
   transactionQueueLimit: 40000,
   friendbot: true,
+  minPersistentTtl: 0,
+  minTemporaryTtl: 0,
+  preflightWorkerCount: availableParallelism(),
+  preflightWorkerQueueSize: availableParallelism(),
+  preflightEnableDebug: true,
   maxRequestBodyBytes: 512 * 1024,
   requestBacklogGlobalQueueLimit: 5000,
   maxRequestExecutionDuration: 25,

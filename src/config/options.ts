@@ -7,8 +7,11 @@ export type OptionKind = 'string' | 'int' | 'bool' | 'seconds' | 'milliseconds' 
 export interface OptionSpec {
   flag: string;                     // without the leading dashes
   key: keyof Config;
+  /** For record-valued keys (methodQueueLimits, methodMaxDurations): the member this option sets. */
+  member?: string;
   kind: OptionKind;
   values?: readonly string[];       // for enums
+  positive?: boolean;               // ints: at least 1
   help: string;
 }
 
@@ -34,6 +37,13 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-tx-set-size', key: 'maxTxSetSize', kind: 'int', help: 'operations per ledger' },
   { flag: 'transaction-queue-limit', key: 'transactionQueueLimit', kind: 'int', help: 'operations waiting in the queue before TRY_AGAIN_LATER' },
   { flag: 'friendbot', key: 'friendbot', kind: 'bool', help: 'serve the faucet at /friendbot' },
+  { flag: 'min-persistent-ttl', key: 'minPersistentTtl', kind: 'int', help: 'new networks: minimum TTL of persistent contract entries in ledgers, to see archival sooner (0: testnet\'s 120960)' },
+  { flag: 'min-temporary-ttl', key: 'minTemporaryTtl', kind: 'int', help: 'new networks: minimum TTL of temporary contract entries in ledgers (0: testnet\'s 720)' },
+  { flag: 'preflight-worker-count', key: 'preflightWorkerCount', kind: 'int', positive: true, help: 'simulateTransaction: simulations running at once (default: the number of CPUs)' },
+  { flag: 'preflight-worker-queue-size', key: 'preflightWorkerQueueSize', kind: 'int', positive: true, help: 'simulateTransaction: simulations waiting for a worker before "preflight queue full" (default: the number of CPUs)' },
+  { flag: 'preflight-enable-debug', key: 'preflightEnableDebug', kind: 'bool', help: 'simulateTransaction: record diagnostic events (more detailed errors)' },
+  { flag: 'request-backlog-simulate-transaction-queue-limit', key: 'methodQueueLimits', member: 'simulateTransaction', kind: 'int', help: 'concurrent simulateTransaction requests before -32098' },
+  { flag: 'max-simulate-transaction-execution-duration', key: 'methodMaxDurations', member: 'simulateTransaction', kind: 'seconds', help: 'longest simulateTransaction request before -32001 (e.g. 15s)' },
   { flag: 'max-request-body-bytes', key: 'maxRequestBodyBytes', kind: 'int', help: 'largest HTTP request body' },
   { flag: 'request-backlog-global-queue-limit', key: 'requestBacklogGlobalQueueLimit', kind: 'int', help: 'concurrent HTTP requests before 503' },
   { flag: 'max-request-execution-duration', key: 'maxRequestExecutionDuration', kind: 'seconds', help: 'longest HTTP request before 504' },
@@ -58,6 +68,7 @@ export function parseOption(spec: OptionSpec, raw: unknown): unknown {
     case 'int': {
       const n = typeof raw === 'number' ? raw : Number(text);
       if (!Number.isInteger(n) || n < 0) throw new Error(`--${spec.flag} must be a non-negative integer, got "${text}"`);
+      if (spec.positive && n === 0) throw new Error(`--${spec.flag} must be positive, got "${text}"`);
       return n;
     }
     case 'bool':

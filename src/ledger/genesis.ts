@@ -21,11 +21,22 @@ export interface Genesis {
  * The Soroban network configuration (ConfigSetting entries) a fresh network starts with: the public
  * testnet's values for our protocol, built by the host addon from the host's own XDR types.
  */
-export function genesisConfigSettings(): LedgerEntry[] {
-  return loadNative().genesisConfigSettingEntries(1).map((bytes) => xdr.LedgerEntry.schema.decode(bytes));
+export function genesisConfigSettings(archival: ArchivalOverrides = {}): LedgerEntry[] {
+  return loadNative().genesisConfigSettingEntries(1).map((bytes) => {
+    const entry = xdr.LedgerEntry.schema.decode(bytes);
+    if (entry.data.type === 8 && entry.data.configSetting.configSettingID === 10) {
+      const settings = entry.data.configSetting.stateArchivalSettings;
+      if (archival.minPersistentTtl) settings.minPersistentTtl = archival.minPersistentTtl;
+      if (archival.minTemporaryTtl) settings.minTemporaryTtl = archival.minTemporaryTtl;
+    }
+    return entry;
+  });
 }
 
-export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number }): Genesis {
+/** Shorter minimum TTLs for a development network, where waiting 120,960 ledgers to see archival is not practical. */
+export interface ArchivalOverrides { minPersistentTtl?: number; minTemporaryTtl?: number }
+
+export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number; archival?: ArchivalOverrides }): Genesis {
   const rootKey = rootSigner(networkId).publicKey;
   const rootEntry: LedgerEntry = {
     lastModifiedLedgerSeq: 1,
@@ -68,5 +79,5 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  return { meta, entries: [rootEntry, ...(nativeAvailable() ? genesisConfigSettings() : [])] };
+  return { meta, entries: [rootEntry, ...(nativeAvailable() ? genesisConfigSettings(opts.archival) : [])] };
 }

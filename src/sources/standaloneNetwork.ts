@@ -80,7 +80,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   private createGenesis(): void {
-    const genesis = genesisLedger(this.networkId, { closeTime: BigInt(Math.floor(Date.now() / 1000)), maxTxSetSize: this.config.maxTxSetSize });
+    const genesis = genesisLedger(this.networkId, {
+      closeTime: BigInt(Math.floor(Date.now() / 1000)), maxTxSetSize: this.config.maxTxSetSize,
+      archival: { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl },
+    });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
     const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
     for (const e of genesis.entries) {

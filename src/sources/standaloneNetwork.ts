@@ -101,7 +101,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       if (this.stopped) return;
       this.closeLedgerNow();
       due = Math.max(due + this.config.ledgerCloseInterval, performance.now());
-      this.timer = setTimeout(tick, due - performance.now());
+      this.timer = setTimeout(tick, Math.max(0, due - performance.now()));
     };
     this.timer = setTimeout(tick, this.config.ledgerCloseInterval);
   }

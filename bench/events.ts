@@ -225,6 +225,10 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
     store, config: { ...defaultConfig },
     node: { version: 'bench', commitHash: '', buildTimestamp: '', captiveCoreVersion: '', friendbotUrl: undefined },
     submitter: { submit: () => { throw new Error('no submissions'); } },
+    simulator: {
+      invoke: () => { throw new Error('no simulations'); },
+      footprint: () => { throw new Error('no simulations'); },
+    },
   };
   try {
     // --- build: one ledger per ingest transaction, retention = the whole week

@@ -1,4 +1,4 @@
-// Where the server's time goes: `node bench/profile.ts payments|latest|entries [outDir]` runs one
+// Where the server's time goes: `node bench/profile.ts payments|latest|entries|simulate|simulate16 [outDir]` runs one
 // bench workload against a server started with --cpu-prof and prints its hottest functions (self
 // time) and the heaviest call paths (inclusive time). Open the .cpuprofile in Chrome DevTools for
 // the full picture. Not part of `npm run bench`: a profiled server is slower than a real one.
@@ -9,6 +9,7 @@ import { runLoad, rpcBody } from './httpLoad.ts';
 import { createAccounts, runPayments } from './payments.ts';
 import { startServer } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
+import { deployCounter, drive, incrementTx } from './simulate.ts';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
@@ -19,7 +20,7 @@ mkdirSync(outDir, { recursive: true });
 
 // The server inherits NODE_OPTIONS; only its spawn should see the flag, not the load client's.
 process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${outDir}`;
-const node = await startServer();
+const node = await startServer(workload.startsWith('simulate') ? { closeMode: 'instant', extra: ['--preflight-worker-queue-size', '16'] } : {});
 delete process.env.NODE_OPTIONS;
 try {
   if (workload === 'payments') {
@@ -27,8 +28,14 @@ try {
   } else if (workload === 'latest' || workload === 'entries') {
     const body = workload === 'latest' ? rpcBody('getLatestLedger') : rpcBody('getLedgerEntries', { keys: [accountKey(rootKeypair().publicKey())] });
     console.log(await runLoad({ url: `${node.url}/`, body, connections: 64, durationSec: 8 }));
+  } else if (workload === 'simulate' || workload === 'simulate16') {
+    // the counter's increment, 1 sequential client (or 16 concurrent ones)
+    const tx = incrementTx(await deployCounter(node.url));
+    const body = rpcBody('simulateTransaction', { transaction: tx.toXdr() });
+    const clients = workload === 'simulate' ? 1 : 16;
+    console.log(await drive(node.url, body, clients, clients === 1 ? 5000 : 10000));
   } else {
-    throw new Error(`unknown workload "${workload}": payments, latest or entries`);
+    throw new Error(`unknown workload "${workload}": payments, latest, entries, simulate or simulate16`);
   }
 } finally {
   await node.stop(); // the profile is written when the server exits

@@ -20,13 +20,19 @@ import { toConsole, toMarkdown, verdict, type Report, type Row } from './report.
 import { startServer, type NodeProcess } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
 import { measureStartup } from './startup.ts';
+import { runSimulateBench } from './simulate.ts';
+import { runInvocationsBench } from './invocations.ts';
 import { fmt, median } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
 const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
-  ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30 }
-  : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200 };
+  ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
+    simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
+    invocations: { accounts: 300, rounds: 2, runs: 1 } }
+  : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
+    simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
+    invocations: { accounts: 1000, rounds: 3, runs: 3 } };
 const CONNECTIONS = 64;
 const OUT = new URL('../BENCHMARKS.md', import.meta.url);
 
@@ -165,6 +171,25 @@ async function latencySection(): Promise<void> {
   });
 }
 
+async function simulateSection(): Promise<void> {
+  const r = await runSimulateBench(CFG.simulate, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
+async function invocationsSection(): Promise<void> {
+  await withServer(startServer({ closeMode: 'interval', closeIntervalMs: 1000 }), async (node) => {
+    const r = await runInvocationsBench(node.url, CFG.invocations, log);
+    const inv = median(r.invocations.map((x) => x.perSecond));
+    const pay = median(r.payments.map((x) => x.perSecond));
+    rows.push({ metric: 'Contract invocations applied and queryable (counter increment, 1 s ledgers)', value: `${fmt(inv)} /s`, ratio: `${fmt(inv / pay, 2)}x payments/s`, target: 'reported (no target)', verdict: 'n/a' });
+    details.push('### Contract invocations per second', '',
+      `${CFG.invocations.accounts} accounts each call the counter's \`increment\` ${CFG.invocations.rounds} times per run (pre-signed with the resources of one simulation), confirmed SUCCESS through getTransaction; each run is followed by a run of payments from the same accounts on the same server, the baseline of the ratio.`, '',
+      '| Run | Invocations/s | Ledgers | Payments/s (baseline) |', '|---|---|---|---|',
+      ...r.invocations.map((x, i) => `| ${i + 1} | ${fmt(x.perSecond)} | ${x.ledgers} | ${r.payments[i] ? fmt(r.payments[i].perSecond) : '—'} |`), '');
+  });
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const date = new Date().toISOString();
@@ -172,6 +197,8 @@ await section('start to first response', ['Start to first getLatestLedger (fresh
 await section('HTTP throughput', ['getLatestLedger / getLedgerEntries throughput'], httpSection);
 await section('payments per second', ['Payments applied and queryable (interval mode, 1 s ledgers)'], paymentsSection);
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
+await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
+await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 
@@ -199,6 +226,7 @@ const report: Report = {
     'Start to first response: from spawn() to the first getLatestLedger that returns a result, probing every 5 ms.',
     'Payments: transactions are built and signed before the clock starts; a payment counts once getTransaction returns SUCCESS (submitted, closed, ingested and queryable).',
     'Latency: one client, one connection, sendTransaction then getTransaction every 2 ms until SUCCESS; the root account pays an existing account.',
+    'simulateTransaction: the bench process is the client (bench/rawHttp.ts: keep-alive sockets, prebuilt request bytes; node:http\'s client would add ~0.2 ms of CPU per request on these shared cores) and also runs the direct-Rust baseline through the addon against the server\'s database file; rounds interleave direct, 1-client and 16-client runs.',
   ],
 };
 const summary = toConsole(report);

@@ -12,6 +12,7 @@ import { createHttpServer } from './rpc/httpServer.ts';
 import { createAdminServer } from './rpc/adminServer.ts';
 import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts';
 import { buildInfo } from './buildInfo.ts';
+import { Simulator } from './host/simulator.ts';
 
 export interface RunningNode {
   url: string;
@@ -29,9 +30,20 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   network.init();
   const faucet = config.friendbot ? new Faucet(network, store, logger) : undefined;
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
+  // simulateTransaction: the native host reads the same database (its own read-only connections).
+  const simulator = new Simulator({
+    dbPath: config.dbPath, networkPassphrase: config.networkPassphrase,
+    maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
+  });
+  const uvThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  if (config.preflightWorkerCount >= uvThreads) {
+    logger.warn({ preflightWorkerCount: config.preflightWorkerCount, uvThreadpoolSize: uvThreads },
+      'each running simulation holds a libuv threadpool thread: set UV_THREADPOOL_SIZE above --preflight-worker-count');
+  }
+  getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(),
-    ctx: { store, config, node, submitter: network },
+    ctx: { store, config, node, submitter: network, simulator },
     registerRoutes: faucet ? (app: FastifyInstance) => registerFaucetRoutes(app, faucet) : undefined,
   });
   const { host, port } = await http.listen();
@@ -51,6 +63,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       network.stop();
       await http.close();
       await admin?.close();
+      simulator.close();
       store.close();
     },
   };

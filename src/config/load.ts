@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { defaultConfig, type Config } from './config.ts';
-import { envName, options, parseOption } from './options.ts';
+import { envName, options, parseOption, type OptionSpec } from './options.ts';
 
 export interface ConfigSources {
   flags: Record<string, unknown>;         // flag name (kebab-case) -> raw value, only those given
@@ -13,7 +13,11 @@ export interface ConfigSources {
 
 export function loadConfig(src: ConfigSources): Config {
   const config: Config = structuredClone(defaultConfig);
-  const set = (key: keyof Config, value: unknown) => { (config as unknown as Record<string, unknown>)[key] = value; };
+  const set = (spec: OptionSpec, value: unknown) => {
+    const c = config as unknown as Record<string, unknown>;
+    if (spec.member === undefined) c[spec.key] = value;
+    else (c[spec.key] as Record<string, unknown>)[spec.member] = value;
+  };
 
   if (src.configPath) {
     const toml = parseToml(readFileSync(src.configPath, 'utf8')) as Record<string, unknown>;
@@ -23,15 +27,15 @@ export function loadConfig(src: ConfigSources): Config {
         if (src.strict) throw new Error(`unknown key ${k} in ${src.configPath}`);
         continue;
       }
-      set(spec.key, parseOption(spec, v));
+      set(spec, parseOption(spec, v));
     }
   }
   for (const spec of options) {
     const v = src.env[envName(spec.flag)];
-    if (v !== undefined && v !== '') set(spec.key, parseOption(spec, v));
+    if (v !== undefined && v !== '') set(spec, parseOption(spec, v));
   }
   for (const spec of options) {
-    if (spec.flag in src.flags) set(spec.key, parseOption(spec, src.flags[spec.flag]));
+    if (spec.flag in src.flags) set(spec, parseOption(spec, src.flags[spec.flag]));
   }
   return config;
 }
@@ -40,7 +44,7 @@ export function loadConfig(src: ConfigSources): Config {
 export function configToToml(config: Config): string {
   const lines = ['# lumen-rpc configuration; every key may also be given as a flag or environment variable.'];
   for (const spec of options) {
-    const v = config[spec.key];
+    const v = spec.member === undefined ? config[spec.key] : (config[spec.key] as Record<string, unknown>)[spec.member];
     lines.push(`# ${spec.help}`);
     lines.push(`${envName(spec.flag)} = ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
   }

@@ -6,9 +6,9 @@
 // - hostInfo(): the host's versions and the one protocol it runs.
 import { loadNative, type NativeHostInfo } from './native.ts';
 
-export { Simulator } from './simulator.ts';
+export { PreflightQueueFullError, Simulator } from './simulator.ts';
 export type {
-  AuthMode, FootprintInput, InvokeInput, InvokeOptions, Simulation, SimulatorOptions, StateChange,
+  AuthMode, FootprintInput, FootprintOptions, InvokeInput, InvokeOptions, Simulation, SimulatorOptions, StateChange,
 } from './simulator.ts';
 export { HostUnavailableError, loadNative, nativeAvailable } from './native.ts';
 

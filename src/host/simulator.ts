@@ -6,6 +6,9 @@
 // on its own big-stack thread) and reads ledger state from the node's SQLite file in one read
 // transaction, against the latest stored ledger unless `ledger` says otherwise. The bound keeps
 // some of libuv's threads (4 by default, shared with fs/dns/crypto) free for the rest of the node.
+// Beyond the running ones, at most `maxWaiting` wait in line; one more is refused with
+// PreflightQueueFullError (the reference's "preflight queue full"). A waiting call whose AbortSignal
+// fires leaves the line.
 import { availableParallelism } from 'node:os';
 import {
   loadNative, type AuthMode, type NativeAddon, type NativeLedgerInput, type NativeSimulationResult,
@@ -34,6 +37,19 @@ export interface InvokeOptions {
   ledger?: NativeLedgerInput;
   /** 32 bytes, for reproducible results; random when omitted. */
   prngSeed?: Uint8Array;
+  /** Gives up waiting for a free slot (a running simulation is not interrupted). */
+  signal?: AbortSignal;
+}
+
+export interface FootprintOptions {
+  ledger?: NativeLedgerInput;
+  signal?: AbortSignal;
+}
+
+/** Every slot is busy and the waiting line is full. */
+export class PreflightQueueFullError extends Error {
+  override readonly name = 'PreflightQueueFullError';
+  constructor() { super('preflight queue full'); }
 }
 
 export interface StateChange {
@@ -69,6 +85,8 @@ export interface SimulatorOptions {
   networkPassphrase: string;
   /** Simulations running at once; more wait in line. Default: the number of cores, at least 1, at most 3. */
   maxConcurrent?: number;
+  /** Simulations waiting for a slot; one more is refused (PreflightQueueFullError). Default: no limit. */
+  maxWaiting?: number;
   /** For tests: another addon implementation. */
   addon?: NativeAddon;
 }
@@ -107,14 +125,18 @@ export class Simulator {
   private readonly dbPath: string;
   private readonly networkPassphrase: string;
   private readonly maxConcurrent: number;
+  private readonly maxWaiting: number;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Calls refused with PreflightQueueFullError so far (for metrics). */
+  queueFullErrors = 0;
 
   constructor(opts: SimulatorOptions) {
     this.addon = opts.addon ?? loadNative();
     this.dbPath = opts.dbPath;
     this.networkPassphrase = opts.networkPassphrase;
     this.maxConcurrent = Math.max(1, opts.maxConcurrent ?? Math.min(3, availableParallelism()));
+    this.maxWaiting = Math.max(0, opts.maxWaiting ?? Infinity);
   }
 
   /** Simulations in flight and waiting (for metrics). */
@@ -124,22 +146,24 @@ export class Simulator {
 
   /** Simulates an InvokeHostFunction operation. Failures come back in `error`, never as a rejection. */
   invoke(input: InvokeInput, opts: InvokeOptions = {}): Promise<Simulation> {
+    const { signal, ...rest } = opts;
     return this.limited(async () => normalize(await this.addon.simulateInvoke({
       dbPath: this.dbPath,
       networkPassphrase: this.networkPassphrase,
       ...input,
-      ...opts,
-    })));
+      ...rest,
+    })), signal);
   }
 
   /** Simulates ExtendFootprintTTL (with restorePreamble when archived entries need a restore first) or RestoreFootprint. */
-  footprint(input: FootprintInput, opts: { ledger?: NativeLedgerInput } = {}): Promise<Simulation> {
+  footprint(input: FootprintInput, opts: FootprintOptions = {}): Promise<Simulation> {
+    const { signal, ...rest } = opts;
     return this.limited(async () => normalize(await this.addon.simulateFootprint({
       dbPath: this.dbPath,
       networkPassphrase: this.networkPassphrase,
       ...input,
-      ...opts,
-    })));
+      ...rest,
+    })), signal);
   }
 
   /** Releases the addon's idle read connections to the database. */
@@ -147,9 +171,30 @@ export class Simulator {
     this.addon.closeDatabase(this.dbPath);
   }
 
-  private async limited<T>(run: () => Promise<T>): Promise<T> {
+  private async limited<T>(run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
     if (this.running >= this.maxConcurrent) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.waiting.length >= this.maxWaiting) {
+        this.queueFullErrors++;
+        throw new PreflightQueueFullError();
+      }
+      await new Promise<void>((resolve, reject) => {
+        if (signal === undefined) {
+          this.waiting.push(resolve);
+          return;
+        }
+        const onAbort = (): void => {
+          const i = this.waiting.indexOf(wake);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(signal.reason);
+        };
+        const wake = (): void => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        this.waiting.push(wake);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
     } else {
       this.running++;
     }

@@ -10,6 +10,8 @@
 //   lumen_rpc_network_global_request_execution_duration_threshold_warning / _limit   counters
 //   lumen_rpc_ingest_ledger_ingestion_duration_seconds{type}          summary
 //   lumen_rpc_ingest_local_latest_ledger                              gauge
+//   lumen_rpc_preflight_pool_queue_length / _concurrent_requests      gauges (simulations waiting / running)
+//   lumen_rpc_preflight_pool_queue_full_errors                        counter ("preflight queue full" answers)
 //   plus prom-client's default process/nodejs metrics (unprefixed, as the reference's Go/process
 //   collectors are).
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
@@ -130,6 +132,7 @@ export class Metrics {
   private readonly methodCounters = new Map<string, { warn: Counter; limit: Counter }>();
   private readonly inflightSources = new Map<string, () => number>();
   private globalInflightSource: () => number = () => 0;
+  private preflightSource: (() => { running: number; waiting: number; queueFullErrors: number }) | undefined;
   private readonly globalWarn: Counter;
   private readonly globalLimit: Counter;
 
@@ -214,6 +217,27 @@ export class Metrics {
   }
 
   registerGlobalInflight(source: () => number): void { this.globalInflightSource = source; }
+
+  /** The simulation pool's gauges and counter, read from `source` at scrape time (registered once). */
+  registerPreflightPool(source: () => { running: number; waiting: number; queueFullErrors: number }): void {
+    const had = this.preflightSource !== undefined;
+    this.preflightSource = source;
+    if (had) return;
+    const self = this;
+    const ns = METRICS_NAMESPACE;
+    new Gauge({
+      name: `${ns}_preflight_pool_queue_length`, help: 'number of preflight requests in the queue', registers: [this.registry],
+      collect() { this.set(self.preflightSource!().waiting); },
+    });
+    new Gauge({
+      name: `${ns}_preflight_pool_concurrent_requests`, help: 'number of preflight requests currently running', registers: [this.registry],
+      collect() { this.set(self.preflightSource!().running); },
+    });
+    new Counter({
+      name: `${ns}_preflight_pool_queue_full_errors`, help: 'number of preflight full queue errors', registers: [this.registry],
+      collect() { this.reset(); this.inc(self.preflightSource!().queueFullErrors); },
+    });
+  }
 
   methodWarning(method: string): void { this.methodCounters.get(method)?.warn.inc(); }
   methodLimit(method: string): void { this.methodCounters.get(method)?.limit.inc(); }

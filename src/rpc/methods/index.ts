@@ -11,6 +11,7 @@ import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
 import { sendTransaction } from './sendTransaction.ts';
+import { simulateTransaction } from './simulateTransaction.ts';
 
 export const methods: Method[] = [
   getHealth,
@@ -22,6 +23,7 @@ export const methods: Method[] = [
   getTransaction,
   getTransactions,
   sendTransaction,
+  simulateTransaction,
   getFeeStats,
   getEvents,
 ];

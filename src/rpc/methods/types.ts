@@ -1,7 +1,9 @@
 // The contract between the JSON-RPC transport and one method. A method reads storage (and, for
-// sendTransaction, hands the envelope to the submitter); it never writes storage.
+// sendTransaction, hands the envelope to the submitter; for simulateTransaction, runs the
+// simulator); it never writes storage.
 import type { Config } from '../../config/config.ts';
 import type { StoreReader } from '../../store/types.ts';
+import type { AuthMode, Simulation } from '../../host/simulator.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -17,6 +19,19 @@ export interface TransactionSubmitter {
   submit(envelopeXdr: Uint8Array): Promise<SubmitResult>;
 }
 
+/** What simulateTransaction runs on: the native host (src/host/simulator.ts's Simulator). */
+export interface TransactionSimulator {
+  /**
+   * InvokeHostFunction. Host failures come back in `error`; rejects with PreflightQueueFullError
+   * when the queue is full, or with the signal's reason when it fires while waiting.
+   */
+  invoke(input: { transactionXdr: string }, opts: {
+    authMode?: AuthMode; useUpgradedAuth?: boolean; instructionLeeway?: number; enableDebug?: boolean; signal?: AbortSignal;
+  }): Promise<Simulation>;
+  /** ExtendFootprintTTL / RestoreFootprint, the footprint read from the envelope's SorobanTransactionData. */
+  footprint(input: { transactionXdr: string }, opts: { signal?: AbortSignal }): Promise<Simulation>;
+}
+
 export interface NodeInfo {
   version: string;
   commitHash: string;
@@ -30,6 +45,7 @@ export interface MethodContext {
   config: Config;
   node: NodeInfo;
   submitter: TransactionSubmitter;
+  simulator: TransactionSimulator;
 }
 
 export interface Method {

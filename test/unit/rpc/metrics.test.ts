@@ -130,3 +130,20 @@ describe('labels', () => {
     assert.equal(toSnakeCase('getLatestLedger'), 'get_latest_ledger');
   });
 });
+
+describe('preflight pool metrics', () => {
+  it('reads the simulation pool at scrape time', async () => {
+    const m = createMetrics({ processMetrics: false, processWide: false });
+    let state = { running: 2, waiting: 1, queueFullErrors: 3 };
+    m.registerPreflightPool(() => state);
+    let text = await m.metricsText();
+    assert.equal(sample(text, 'lumen_rpc_preflight_pool_concurrent_requests'), 2);
+    assert.equal(sample(text, 'lumen_rpc_preflight_pool_queue_length'), 1);
+    assert.match(text, /# TYPE lumen_rpc_preflight_pool_queue_full_errors counter/);
+    assert.equal(sample(text, 'lumen_rpc_preflight_pool_queue_full_errors'), 3);
+    state = { running: 0, waiting: 0, queueFullErrors: 5 };
+    text = await m.metricsText();
+    assert.equal(sample(text, 'lumen_rpc_preflight_pool_concurrent_requests'), 0);
+    assert.equal(sample(text, 'lumen_rpc_preflight_pool_queue_full_errors'), 5);
+  });
+});

@@ -10,7 +10,8 @@ import { xdr } from '@stellar/stellar-sdk';
 import { defaultConfig, type Config } from '../../../../src/config/config.ts';
 import { ledgerToBatch } from '../../../../src/ingest/ledgerToBatch.ts';
 import { RpcError } from '../../../../src/rpc/errors.ts';
-import type { Method, MethodContext, NodeInfo, SubmitResult, TransactionSubmitter } from '../../../../src/rpc/methods/types.ts';
+import type { Method, MethodContext, NodeInfo, SubmitResult, TransactionSimulator, TransactionSubmitter } from '../../../../src/rpc/methods/types.ts';
+import type { Simulation } from '../../../../src/host/simulator.ts';
 import { SqliteStore } from '../../../../src/store/sqlite/sqliteStore.ts';
 import { networkIdOf } from '../../../../src/xdr/codec.ts';
 
@@ -80,14 +81,20 @@ export const rejectingSubmitter: TransactionSubmitter = {
   submit(): Promise<SubmitResult> { throw new Error('no submissions in this test'); },
 };
 
+export const unavailableSimulator: TransactionSimulator = {
+  invoke(): Promise<Simulation> { throw new Error('no simulations in this test'); },
+  footprint(): Promise<Simulation> { throw new Error('no simulations in this test'); },
+};
+
 export function contextFor(store: SqliteStore, overrides: {
-  config?: Partial<Config>; node?: Partial<NodeInfo>; submitter?: TransactionSubmitter;
+  config?: Partial<Config>; node?: Partial<NodeInfo>; submitter?: TransactionSubmitter; simulator?: TransactionSimulator;
 } = {}): MethodContext {
   return {
     store,
     config: { ...defaultConfig, networkPassphrase: PUBNET_PASSPHRASE, ...overrides.config },
     node: { ...testNode, ...overrides.node },
     submitter: overrides.submitter ?? rejectingSubmitter,
+    simulator: overrides.simulator ?? unavailableSimulator,
   };
 }
 

@@ -1,0 +1,59 @@
+// simulateTransaction: runs the envelope's one Soroban operation in the native host against the
+// latest stored ledger (preflight) and reports the footprint, resource fee, return value, auth
+// entries, diagnostic events and state changes. As in the reference node, every failure (bad input,
+// a full queue, a host error) is a result with `error` and `latestLedger`, never a JSON-RPC error;
+// only params of the wrong JSON type are -32602, and the time limit is -32001 (dispatcher).
+import { PreflightQueueFullError } from '../../host/simulator.ts';
+import type { Simulation } from '../../host/simulator.ts';
+import type { Method } from './types.ts';
+import {
+  ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult,
+} from './shared/simulation.ts';
+
+const U32_MAX = 0xffff_ffff;
+
+export const simulateTransaction: Method = {
+  name: 'simulateTransaction',
+  paramsSchema: {
+    type: 'object',
+    properties: {
+      transaction: { type: 'string' },
+      resourceConfig: {
+        type: 'object',
+        properties: { instructionLeeway: { type: 'integer', minimum: 0 } },
+      },
+      authMode: { type: 'string' },
+      useUpgradedAuth: { type: 'boolean' },
+      xdrFormat: { type: 'string' },
+    },
+  },
+  async handler(params, ctx, signal) {
+    const plan = planSimulation(params);
+    if ('error' in plan) return { error: plan.error, latestLedger: 0 };
+    const latest = ctx.store.ledgerRange()?.latest.sequence;
+    if (latest === undefined) return { error: ERR_EMPTY_DB, latestLedger: 0 };
+
+    let sim: Simulation;
+    try {
+      if (plan.kind === 'invoke') {
+        const leeway = (params.resourceConfig as { instructionLeeway?: number } | undefined)?.instructionLeeway ?? 0;
+        if (leeway > U32_MAX) return { error: ERR_LEEWAY_RANGE, latestLedger: latest };
+        sim = await ctx.simulator.invoke({ transactionXdr: plan.transactionXdr }, {
+          authMode: plan.authMode,
+          useUpgradedAuth: params.useUpgradedAuth === true,
+          instructionLeeway: leeway,
+          enableDebug: ctx.config.preflightEnableDebug,
+          signal,
+        });
+      } else {
+        sim = await ctx.simulator.footprint({ transactionXdr: plan.transactionXdr }, { signal });
+      }
+    } catch (e) {
+      if (e instanceof PreflightQueueFullError) return { error: ERR_QUEUE_FULL, latestLedger: latest };
+      if (signal.aborted) throw e; // timed out while waiting: the dispatcher has answered -32001
+      return { error: e instanceof Error ? e.message : String(e), latestLedger: latest };
+    }
+    // The host reports the ledger it actually ran against (read in the same snapshot as the state).
+    return simulationResult(sim, plan, sim.latestLedger || latest);
+  },
+};

@@ -14,7 +14,10 @@ use std::sync::Mutex;
 pub const HOST_THREAD_STACK_SIZE: usize = 100 * 1024 * 1024;
 const MAX_IDLE: usize = 8;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// What a finished job hands back: run after the thread has marked itself idle, so that the next
+/// job goes to this warm thread rather than a cold one.
+type Reply = Box<dyn FnOnce() + Send + 'static>;
+type Job = Box<dyn FnOnce() -> Reply + Send + 'static>;
 
 static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
 
@@ -40,13 +43,18 @@ fn spawn_worker(first: Job) -> Result<(), String> {
         .spawn(move || {
             let mut next = Some(first);
             while let Some(job) = next.take() {
-                job(); // never unwinds: jobs catch their own panics
-                {
+                let reply = job(); // never unwinds: jobs catch their own panics
+                let stay = {
                     let mut idle = IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                    if idle.len() >= MAX_IDLE {
-                        return;
+                    let stay = idle.len() < MAX_IDLE;
+                    if stay {
+                        idle.push(tx.clone());
                     }
-                    idle.push(tx.clone());
+                    stay
+                };
+                reply();
+                if !stay {
+                    return;
                 }
                 next = rx.recv().ok();
             }
@@ -89,11 +97,30 @@ where
     let (reply_tx, reply_rx) = mpsc::sync_channel(1);
     dispatch(Box::new(move || {
         let outcome = panic::catch_unwind(AssertUnwindSafe(work));
-        let _ = reply_tx.send(outcome);
+        Box::new(move || {
+            let _ = reply_tx.send(outcome);
+        }) as Reply
     }))?;
     match reply_rx.recv() {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(payload)) => Err(format!("panic during {what}: {}", panic_text(payload))),
         Err(_) => Err(format!("the host thread stopped during {what}")),
     }
+}
+
+/// Runs `work` on a big-stack host thread without waiting: `deliver` gets its outcome (a panic as
+/// `Err("panic during <what>: <message>")`) on that thread. Lets a Node promise be settled straight
+/// from the host thread, with no libuv worker in between.
+pub fn spawn_on_host_thread<T, F, D>(what: &'static str, work: F, deliver: D) -> Result<(), String>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+    D: FnOnce(Result<T, String>) + Send + 'static,
+{
+    install_panic_hook();
+    dispatch(Box::new(move || {
+        let outcome = panic::catch_unwind(AssertUnwindSafe(work))
+            .map_err(|payload| format!("panic during {what}: {}", panic_text(payload)));
+        Box::new(move || deliver(outcome)) as Reply
+    }))
 }

@@ -5,35 +5,10 @@
 //
 // Every account invokes the same contract with the resources one simulation found (the footprint
 // does not depend on the caller), so transactions are built and signed before the clock starts.
-import { readFileSync } from 'node:fs';
-import { Account, Address, hash, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, xdr } from '@stellar/stellar-sdk';
+import { Account, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, xdr } from '@stellar/stellar-sdk';
+import { deployCounter } from './counter.ts';
 import { createAccounts, runPayments, type Accounts, type PaymentsResult } from './payments.ts';
 import { PASSPHRASE, signFast, type SignedTx } from './stellar.ts';
-
-const WASM = new URL('../contracts/wasm/counter.wasm', import.meta.url);
-
-async function sendAndWait(server: rpc.Server, tx: ReturnType<TransactionBuilder['build']>, kp: Keypair): Promise<rpc.Api.GetSuccessfulTransactionResponse> {
-  const sim = await server.simulateTransaction(tx);
-  if (rpc.Api.isSimulationError(sim)) throw new Error(`simulation failed: ${sim.error}`);
-  const prepared = rpc.assembleTransaction(tx, sim).build();
-  prepared.sign(kp);
-  const sent = await server.sendTransaction(prepared);
-  if (sent.status !== 'PENDING') throw new Error(`sendTransaction ${sent.status}`);
-  const done = await server.pollTransaction(sent.hash, { attempts: 100, sleepStrategy: () => 100 });
-  if (done.status !== 'SUCCESS') throw new Error(`transaction ${sent.hash} ${done.status}`);
-  return done as rpc.Api.GetSuccessfulTransactionResponse;
-}
-
-/** Uploads and deploys the counter from `deployer`; returns its contract id. */
-export async function deployCounter(url: string, deployer: Keypair): Promise<string> {
-  const server = new rpc.Server(url, { allowHttp: true });
-  const wasm = readFileSync(WASM);
-  const build = async (op: xdr.Operation) => new TransactionBuilder(await server.getAccount(deployer.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE })
-    .addOperation(op).setTimeout(60).build();
-  await sendAndWait(server, await build(Operation.uploadContractWasm({ wasm })), deployer);
-  const created = await sendAndWait(server, await build(Operation.createCustomContract({ address: Address.fromString(deployer.publicKey()), wasmHash: hash(wasm) })), deployer);
-  return Address.fromScVal(created.returnValue!).toString();
-}
 
 /** A factory of signed `increment(1)` calls with the resources of one simulation (plus headroom for the larger count). */
 async function incrementFactory(url: string, contractId: string, sample: Keypair) {
@@ -61,8 +36,7 @@ export interface InvocationsResult { invocations: PaymentsResult[]; payments: Pa
  */
 export async function runInvocationsBench(url: string, opts: { accounts: number; rounds: number; runs: number }, log: (m: string) => void): Promise<InvocationsResult> {
   const accounts: Accounts = await createAccounts(url, opts.accounts);
-  const contractId = await deployCounter(url, accounts.keys[0]);
-  accounts.seqs[0] += 2n;
+  const contractId = await deployCounter(url); // from the root account, which runs no lane
   const increment = await incrementFactory(url, contractId, accounts.keys[1]);
   const result: InvocationsResult = { invocations: [], payments: [] };
   for (let i = 0; i < opts.runs; i++) {

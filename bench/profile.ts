@@ -9,7 +9,8 @@ import { runLoad, rpcBody } from './httpLoad.ts';
 import { createAccounts, runPayments } from './payments.ts';
 import { startServer } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
-import { deployCounter, drive, incrementTx } from './simulate.ts';
+import { deployCounter } from './counter.ts';
+import { drive, incrementTx } from './simulate.ts';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }

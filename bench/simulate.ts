@@ -7,11 +7,8 @@
 // Rounds interleave the three measurements so background noise on the shared machine hits all of
 // them alike; every figure is the median over rounds. Targets: HTTP p50 with 1 client <= 1.3x the
 // direct Rust median; throughput with 16 clients >= 1.7x that with 1.
-import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import {
-  Account, Address, Contract, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc as sdkRpc, scValToNative, type Transaction,
-} from '@stellar/stellar-sdk';
+import { Account, Contract, TransactionBuilder, nativeToScVal, type Transaction } from '@stellar/stellar-sdk';
+import { deployCounter } from './counter.ts';
 import { loadNative } from '../src/host/native.ts';
 import { RawHttpClient } from './rawHttp.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
@@ -32,7 +29,6 @@ export interface SimulateBenchConfig {
 
 export const SIMULATE_TARGETS = { overheadRatio: 1.3, throughputRatio: 1.7 };
 const CONCURRENCY = 16;
-const COUNTER_WASM = new URL('../contracts/wasm/counter.wasm', import.meta.url);
 
 interface RoundResult {
   directMs: number[];
@@ -44,30 +40,6 @@ interface RoundResult {
   roundTripMs: number[];
   seq: { p50: number; p99: number; rps: number };
   conc: { p50: number; p99: number; rps: number };
-}
-
-async function submit(server: sdkRpc.Server, tx: Transaction, kp: Keypair): Promise<sdkRpc.Api.GetSuccessfulTransactionResponse> {
-  const prepared = await server.prepareTransaction(tx);
-  prepared.sign(kp);
-  const sent = await server.sendTransaction(prepared);
-  if (sent.status !== 'PENDING') throw new Error(`sendTransaction answered ${sent.status}`);
-  const done = await server.pollTransaction(sent.hash, { attempts: 200, sleepStrategy: () => 50 });
-  if (done.status !== 'SUCCESS') throw new Error(`transaction ${sent.hash} ended ${done.status}`);
-  return done as sdkRpc.Api.GetSuccessfulTransactionResponse;
-}
-
-/** Uploads counter.wasm and creates a counter contract through the node; returns its C... address. */
-export async function deployCounter(url: string): Promise<string> {
-  const server = new sdkRpc.Server(url, { allowHttp: true });
-  const root = rootKeypair();
-  const builder = async () => new TransactionBuilder(await server.getAccount(root.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60);
-  const wasm = readFileSync(COUNTER_WASM);
-  const uploaded = await submit(server, (await builder()).addOperation(Operation.uploadContractWasm({ wasm })).build(), root);
-  const wasmHash = Buffer.from(scValToNative(uploaded.returnValue!) as Uint8Array);
-  const created = await submit(server, (await builder()).addOperation(Operation.createCustomContract({
-    address: new Address(root.publicKey()), wasmHash, salt: randomBytes(32),
-  })).build(), root);
-  return Address.fromScVal(created.returnValue!).toString();
 }
 
 /** An unsigned `increment(1)` call from the root account (simulation needs no signature). */

@@ -181,9 +181,18 @@ impl Applier {
     }
 
     /// The size an entry is charged rent for: its XDR size, plus the parsed module's memory for code.
+    /// Only code needs the cost model (and a budget built from it).
+    fn rent_size(&self, entry: &LedgerEntry, xdr_len: usize) -> Result<u32> {
+        match entry.data {
+            LedgerEntryData::ContractCode(_) => {
+                entry_size_for_rent(&self.size_budget()?, entry, xdr_len as u32).map_err(|e| anyhow!("{e:?}"))
+            }
+            _ => Ok(xdr_len as u32),
+        }
+    }
+
     pub fn entry_size_for_rent(&self, entry_xdr: &[u8]) -> Result<u32> {
-        let entry = LedgerEntry::from_xdr(entry_xdr, Limits::none())?;
-        entry_size_for_rent(&self.size_budget()?, &entry, entry_xdr.len() as u32).map_err(|e| anyhow!("{e:?}"))
+        self.rent_size(&LedgerEntry::from_xdr(entry_xdr, Limits::none())?, entry_xdr.len())
     }
 
     pub fn rent_fee(&self, changes: &[RentChange], ledger_seq: u32) -> i64 {
@@ -195,28 +204,20 @@ impl Applier {
         compute_transaction_resource_fee(resources, &self.config.fee_configuration)
     }
 
-    /// Makes sure every contract the call may run is in the module cache.
-    fn cache_modules(&self, keys: &[LedgerKey], entries: &[FootprintEntry], protocol: u32) -> Result<()> {
-        let mut compilation: Option<Compilation> = None;
-        for (key, item) in keys.iter().zip(entries) {
-            let (LedgerKey::ContractCode(code_key), Some(bytes)) = (key, &item.entry) else { continue };
-            if self.modules.contains_module(&code_key.hash).map_err(|e| anyhow!("{e:?}"))? {
-                continue;
-            }
-            let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
-            let LedgerEntryData::ContractCode(code) = &entry.data else { continue };
-            let inputs = match &code.ext {
-                ContractCodeEntryExt::V0 => VersionedContractCodeCostInputs::V0 { wasm_bytes: code.code.len() },
-                ContractCodeEntryExt::V1(v1) => VersionedContractCodeCostInputs::V1(v1.cost_inputs.clone()),
-            };
-            // A module that fails to parse is left out; the call then fails inside the host as it
-            // would on the network.
-            if compilation.is_none() {
-                compilation = Some(Compilation::new().map_err(|e| anyhow!("{e:?}"))?);
-            }
-            let ctx = compilation.as_ref().expect("set above");
-            let _ = self.modules.parse_and_cache_module(ctx, protocol, &code.hash, &code.code, inputs);
+    /// Puts a contract the call may run into the module cache, if it is not there yet.
+    fn cache_module(&self, entry: &LedgerEntry, protocol: u32) -> Result<()> {
+        let LedgerEntryData::ContractCode(code) = &entry.data else { return Ok(()) };
+        if self.modules.contains_module(&code.hash).map_err(|e| anyhow!("{e:?}"))? {
+            return Ok(());
         }
+        let inputs = match &code.ext {
+            ContractCodeEntryExt::V0 => VersionedContractCodeCostInputs::V0 { wasm_bytes: code.code.len() },
+            ContractCodeEntryExt::V1(v1) => VersionedContractCodeCostInputs::V1(v1.cost_inputs.clone()),
+        };
+        let compilation = Compilation::new().map_err(|e| anyhow!("{e:?}"))?;
+        // A module that fails to parse is left out; the call then fails inside the host as it
+        // would on the network.
+        let _ = self.modules.parse_and_cache_module(&compilation, protocol, &code.hash, &code.code, inputs);
         Ok(())
     }
 
@@ -232,15 +233,19 @@ impl Applier {
         if keys.len() != input.entries.len() {
             return Err(anyhow!("{} footprint keys but {} entries", keys.len(), input.entries.len()));
         }
-        self.cache_modules(&keys, &input.entries, input.ledger.protocol_version)?;
-
-        let size_budget = self.size_budget()?;
+        // Entries stay undecoded for the host (it decodes lazily) except contract code, which the
+        // module cache and the rent size need.
         let mut encoded = Vec::with_capacity(input.entries.len());
-        for item in &input.entries {
+        for (key, item) in keys.iter().zip(&input.entries) {
             let meta = match (&item.entry, item.live_until) {
                 (Some(bytes), Some(live_until)) => {
-                    let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
-                    let size = entry_size_for_rent(&size_budget, &entry, bytes.len() as u32).map_err(|e| anyhow!("{e:?}"))?;
+                    let size = if let LedgerKey::ContractCode(_) = key {
+                        let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
+                        self.cache_module(&entry, input.ledger.protocol_version)?;
+                        self.rent_size(&entry, bytes.len())?
+                    } else {
+                        bytes.len() as u32
+                    };
                     Some(TtlLedgerEntryMeta { live_until_ledger: live_until, entry_size_for_rent: size })
                 }
                 _ => None,

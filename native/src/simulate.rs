@@ -23,7 +23,9 @@ use soroban_simulation::simulation::{
     LedgerEntryDiff, RestoreOpSimulationResult, SimulationAdjustmentConfig,
 };
 use soroban_simulation::{AutoRestoringSnapshotSource, NetworkConfig};
+use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::str::FromStr;
 
 /// Ledger values the host runs with. When a request carries none, the latest stored ledger's are
@@ -192,9 +194,32 @@ fn parse_op(input: &OpInput) -> Result<ParsedOp> {
     }
 }
 
+/// The network configuration of the latest ledger of each database, decoded once per ledger: it
+/// can only change when a ledger closes (an upgrade), and reading its 21 entries (two cost models
+/// of 86 parameters each) for every simulation would be most of a small simulation's I/O.
+static NETWORK_CONFIGS: Mutex<Option<HashMap<String, ([u8; 32], Arc<NetworkConfig>)>>> = Mutex::new(None);
+
+fn network_config_of(db_path: &str, ledger_hash: Option<[u8; 32]>, snapshot: &Snapshot) -> Result<Arc<NetworkConfig>> {
+    if let Some(hash) = ledger_hash {
+        let cached = NETWORK_CONFIGS.lock().ok().and_then(|c| {
+            c.as_ref()?.get(db_path).filter(|(h, _)| *h == hash).map(|(_, config)| config.clone())
+        });
+        if let Some(config) = cached {
+            return Ok(config);
+        }
+    }
+    let config = Arc::new(
+        NetworkConfig::load_from_snapshot(snapshot).context("cannot load the network configuration from the ledger")?,
+    );
+    if let (Some(hash), Ok(mut cache)) = (ledger_hash, NETWORK_CONFIGS.lock()) {
+        cache.get_or_insert_with(HashMap::new).insert(db_path.to_string(), (hash, config.clone()));
+    }
+    Ok(config)
+}
+
 /// Opens the snapshot and settles the ledger values: the requested ones, else the latest stored
 /// ledger's. Returns the snapshot, the network config, the LedgerInfo and the latest ledger.
-fn prepare(common: &Common) -> Result<(Rc<Snapshot>, NetworkConfig, LedgerInfo, u32)> {
+fn prepare(common: &Common) -> Result<(Rc<Snapshot>, Arc<NetworkConfig>, LedgerInfo, u32)> {
     let snapshot = Rc::new(Snapshot::open(&common.db_path)?);
     let stored: Option<StoredLedger> = snapshot.latest_ledger()?;
     let params = match (&common.ledger, &stored) {
@@ -207,8 +232,7 @@ fn prepare(common: &Common) -> Result<(Rc<Snapshot>, NetworkConfig, LedgerInfo, 
         },
         (None, None) => bail!("the database holds no ledger yet"),
     };
-    let network_config = NetworkConfig::load_from_snapshot(snapshot.as_ref())
-        .context("cannot load the network configuration from the ledger")?;
+    let network_config = network_config_of(&common.db_path, stored.as_ref().map(|s| s.hash), snapshot.as_ref())?;
     let mut ledger_info = LedgerInfo {
         protocol_version: params.protocol_version,
         sequence_number: params.sequence,
@@ -283,20 +307,30 @@ fn preamble(r: &RestoreOpSimulationResult) -> Result<RestorePreamble> {
     })
 }
 
-/// Simulates an InvokeHostFunction operation.
-pub fn simulate_invoke(req: &InvokeRequest) -> SimulationOutput {
-    let parsed = match parse_op(&req.op) {
+/// Parses the operation, opens the snapshot, runs `inner`, and turns every failure into `error`
+/// text (with the ledger it ran against once that is known).
+fn run(
+    op: &OpInput,
+    common: &Common,
+    inner: impl FnOnce(ParsedOp, &Rc<Snapshot>, &NetworkConfig, &LedgerInfo, u32) -> Result<SimulationOutput>,
+) -> SimulationOutput {
+    let parsed = match parse_op(op) {
         Ok(p) => p,
         Err(e) => return SimulationOutput::failed(format!("{e}"), 0),
     };
-    let (snapshot, network_config, ledger_info, latest) = match prepare(&req.common) {
+    let (snapshot, network_config, ledger_info, latest) = match prepare(common) {
         Ok(v) => v,
         Err(e) => return SimulationOutput::failed(render_error(&e), 0),
     };
-    match invoke_inner(req, parsed, &snapshot, &network_config, &ledger_info, latest) {
+    match inner(parsed, &snapshot, &*network_config, &ledger_info, latest) {
         Ok(out) => out,
         Err(e) => SimulationOutput::failed(error_text(&e, Some(&snapshot)), latest),
     }
+}
+
+/// Simulates an InvokeHostFunction operation.
+pub fn simulate_invoke(req: &InvokeRequest) -> SimulationOutput {
+    run(&req.op, &req.common, |parsed, snapshot, config, info, latest| invoke_inner(req, parsed, snapshot, config, info, latest))
 }
 
 fn invoke_inner(
@@ -374,18 +408,7 @@ pub struct FootprintRequest {
 /// Simulates ExtendFootprintTTL (with a restore preamble when archived entries must be restored
 /// first) or RestoreFootprint.
 pub fn simulate_footprint(req: &FootprintRequest) -> SimulationOutput {
-    let parsed = match parse_op(&req.op) {
-        Ok(p) => p,
-        Err(e) => return SimulationOutput::failed(format!("{e}"), 0),
-    };
-    let (snapshot, network_config, ledger_info, latest) = match prepare(&req.common) {
-        Ok(v) => v,
-        Err(e) => return SimulationOutput::failed(render_error(&e), 0),
-    };
-    match footprint_inner(parsed, &snapshot, &network_config, &ledger_info, latest) {
-        Ok(out) => out,
-        Err(e) => SimulationOutput::failed(error_text(&e, Some(&snapshot)), latest),
-    }
+    run(&req.op, &req.common, footprint_inner)
 }
 
 fn footprint_inner(

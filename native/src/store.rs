@@ -72,6 +72,8 @@ pub fn close_idle(path: Option<&str>) {
 /// The latest closed ledger as stored in `ledgers`.
 #[derive(Clone, Debug)]
 pub struct StoredLedger {
+    /// The header's hash: identifies the ledger across databases recreated at the same path.
+    pub hash: [u8; 32],
     pub sequence: u32,
     pub close_time: u64,
     pub protocol_version: u32,
@@ -115,6 +117,7 @@ impl Snapshot {
         let entry = LedgerHeaderHistoryEntry::from_xdr(header, Limits::none())
             .with_context(|| format!("cannot decode the header of ledger {sequence}"))?;
         Ok(Some(StoredLedger {
+            hash: entry.hash.0,
             sequence: entry.header.ledger_seq,
             close_time: entry.header.scp_value.close_time.0,
             protocol_version: entry.header.ledger_version,

@@ -12,7 +12,7 @@ import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
-import { preApplyResourceFee, resourceUse, type SorobanEnv } from './soroban/resources.ts';
+import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
 import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
 
 export interface ClosedLedger {
@@ -197,11 +197,12 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
 /** The Soroban context of a transaction: its fee split (stellar-core's commonPreApply) and the host. */
 function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, env: SorobanEnv, prngSeed: Uint8Array):
   { ctx: SorobanOpContext; fees: SorobanFees } {
-  const [nonRefundable] = preApplyResourceFee(frame, data, env.host);
+  const use = resourceUse(frame, data);
+  const nonRefundable = BigInt(env.host.resourceFee(use).nonRefundable);
   const tracker = new RefundableFeeTracker(data.resourceFee - nonRefundable);
   const ctx: SorobanOpContext = {
     data, config: env.config, host: env.host, fees: tracker,
-    refundableFeeFor: (eventsBytes) => BigInt(env.host.resourceFee(resourceUse(frame, data, eventsBytes)).refundable),
+    refundableFeeFor: (eventsBytes) => BigInt(env.host.resourceFee({ ...use, contractEventsSizeBytes: eventsBytes }).refundable),
     prngSeed: sha256(prngSeed, uint64(0)),
     diagnosticEvents: [],
   };

@@ -17,7 +17,7 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
 }
 
 /** Contract data and code live as long as their TTL entry, keyed by the hash of their own key. */
-export const ttlKeyFor = (key: LedgerKey): LedgerKey => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });
+export const ttlKeyFor = (key: LedgerKey): Extract<LedgerKey, { type: 9 }> => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });
 
 /**
  * A map key for a LedgerKey. Accounts, by far the most looked up, skip XDR encoding; the '#' prefix

@@ -6,20 +6,10 @@ import assert from 'node:assert/strict';
 import { Keypair, scValToNative, type rpc } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { invoke, invokeOp, server, startContractNode, fundedAccount, sym, u32, uploadAndDeploy } from './support/contracts.ts';
+import { pageToEnd } from './support/events.ts';
 
 const INCREMENTS = [3, 1, 4, 1, 5, 9, 2];
 
-async function pageToEnd(s: rpc.Server, request: rpc.Api.GetEventsRequest, limit: number) {
-  const events: rpc.Api.EventResponse[] = [];
-  let res = await s.getEvents({ ...request, limit } as rpc.Api.GetEventsRequest);
-  let pages = 1;
-  for (;;) {
-    events.push(...res.events);
-    if (res.events.length < limit) return { events, pages };
-    res = await s.getEvents({ filters: request.filters, cursor: res.cursor, limit });
-    pages++;
-  }
-}
 
 describe('getEvents of contract events (JS SDK)', () => {
   let node: NodeProcess;

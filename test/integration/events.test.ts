@@ -7,25 +7,13 @@ import assert from 'node:assert/strict';
 import { Asset, AuthRequiredFlag, AuthRevocableFlag, Keypair, Operation, StrKey, xdr, type rpc } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, builder, funded, server, submit } from './support/sdk.ts';
+import { pageToEnd } from './support/events.ts';
 
 const b64 = (v: xdr.ScValWire): string => Buffer.from(xdr.ScVal.schema.encode(v)).toString('base64');
 const symbol = (s: string) => b64({ type: 15, sym: new xdr.XdrString(s) } as xdr.ScValWire);
 const account = (g: string) => b64({ type: 18, address: { type: 0, accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } } } as xdr.ScValWire);
 const topicSymbol = (e: rpc.Api.EventResponse): string => String((xdr.ScVal.schema.decode(e.topic[0].toXdr()) as { sym: unknown }).sym);
 
-/** Pages through getEvents with cursors until a page comes back short; returns every event. */
-async function pageToEnd(s: rpc.Server, first: rpc.Api.GetEventsRequest, limit: number): Promise<{ events: rpc.Api.EventResponse[]; pages: number; cursor: string }> {
-  const events: rpc.Api.EventResponse[] = [];
-  let res = await s.getEvents({ ...first, limit } as rpc.Api.GetEventsRequest);
-  let pages = 1;
-  for (;;) {
-    events.push(...res.events);
-    if (res.events.length < limit) return { events, pages, cursor: res.cursor };
-    assert.equal(res.cursor, res.events[res.events.length - 1].id, 'a full page ends at its last event');
-    res = await s.getEvents({ filters: first.filters, cursor: res.cursor, limit });
-    pages++;
-  }
-}
 
 describe('getEvents over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;

@@ -1,48 +1,19 @@
 """get_events through the official Python SDK (SorobanServer.get_events) against events a contract
 deployed on the standalone network emits: the counter's ("counter", "incr") events, filtered by
 contract id and by topic, paged with cursors to the end."""
-import os
+from soroban_helpers import deploy, fund, run, wasm
+from stellar_sdk import SorobanServer, scval
+from stellar_sdk.soroban_rpc import EventFilter, EventFilterType
+from stellar_sdk.xdr import SCVal
 
-import requests
-from stellar_sdk import Keypair, Network, SorobanServer, TransactionBuilder, scval
-from stellar_sdk.soroban_rpc import EventFilter, EventFilterType, GetTransactionStatus, SendTransactionStatus
-from stellar_sdk.xdr import SCVal, TransactionMeta
-
-PASSPHRASE = Network.STANDALONE_NETWORK_PASSPHRASE
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INCREMENTS = [2, 7, 1, 8, 2]
-
-
-def fund(server: SorobanServer) -> Keypair:
-    kp = Keypair.random()
-    res = requests.get(server.get_network().friendbot_url, params={"addr": kp.public_key}, timeout=30)
-    assert res.status_code == 200, res.text
-    return kp
-
-
-def run(server: SorobanServer, kp: Keypair, build):
-    """prepare_transaction, sign, send, poll; returns (hash, return value)."""
-    builder = TransactionBuilder(server.load_account(kp.public_key), PASSPHRASE, base_fee=100).set_timeout(60)
-    tx = server.prepare_transaction(build(builder).build())
-    tx.sign(kp)
-    sent = server.send_transaction(tx)
-    assert sent.status == SendTransactionStatus.PENDING, sent
-    done = server.poll_transaction(sent.hash, max_attempts=200)
-    assert done.status == GetTransactionStatus.SUCCESS, done
-    meta = TransactionMeta.from_xdr(done.result_meta_xdr)
-    return sent.hash, meta.v4.soroban_meta.return_value
 
 
 def test_counter_events_paged_to_the_end(node_url):
     server = SorobanServer(node_url)
     kp = fund(server)
     start = server.get_latest_ledger().sequence
-    with open(os.path.join(ROOT, "contracts", "wasm", "counter.wasm"), "rb") as f:
-        wasm = f.read()
-    _, wasm_hash = run(server, kp, lambda b: b.append_upload_contract_wasm_op(wasm))
-    _, address = run(server, kp, lambda b: b.append_create_contract_op(
-        wasm_id=scval.from_bytes(wasm_hash), address=kp.public_key, salt=os.urandom(32)))
-    contract_id = scval.from_address(address).address
+    _, contract_id = deploy(server, kp, wasm("counter"))
     hashes = [run(server, kp, lambda b, by=by: b.append_invoke_contract_function_op(
         contract_id, "increment", [scval.to_uint32(by)]))[0] for by in INCREMENTS]
 

@@ -5,17 +5,11 @@ import time
 import warnings
 
 import requests
+from soroban_helpers import fund
 from stellar_sdk import Asset, Keypair, Network, SorobanServer, TransactionBuilder, scval
 from stellar_sdk.soroban_rpc import EventFilter, EventFilterType, GetTransactionStatus, SendTransactionStatus
 
 PASSPHRASE = Network.STANDALONE_NETWORK_PASSPHRASE
-
-
-def fund(server: SorobanServer) -> Keypair:
-    kp = Keypair.random()
-    res = requests.get(server.get_network().friendbot_url, params={"addr": kp.public_key}, timeout=30)
-    assert res.status_code == 200, res.text
-    return kp
 
 
 def send(server: SorobanServer, source: Keypair, build) -> str:

@@ -3,7 +3,7 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey, isSorobanKey } from '../soroban/context.ts';
+import { entryTooLarge, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -51,7 +51,7 @@ export const extendFootprintTtl: OpHandler<Body> = {
         isPersistent: isPersistentKey(key), isCodeEntry: key.type === 7,
         oldSizeBytes: size, newSizeBytes: size, oldLiveUntilLedger: current, newLiveUntilLedger: newLiveUntil,
       });
-      ltx.update({ ...ttl, data: { type: 9, ttl: { keyHash: ttl.data.ttl.keyHash, liveUntilLedgerSeq: newLiveUntil } } });
+      ltx.update(ttlEntry(ttl.data.ttl.keyHash, newLiveUntil));
     }
     const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
     if (!s.fees.consume(0, rent, s.refundableFeeFor)) return result(INSUFFICIENT_REFUNDABLE_FEE);

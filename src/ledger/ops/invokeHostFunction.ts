@@ -5,8 +5,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { decodeLedgerEntry, encodeLedgerEntry, sha256 } from '../../xdr/codec.ts';
 import { keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey, isSorobanKey } from '../soroban/context.ts';
-import { failWith, succeed } from './accounts.ts';
+import { entryTooLarge, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
+import { failWith, isAssetValid, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 24 }>;
@@ -27,7 +27,7 @@ export const invokeHostFunction: OpHandler<Body> = {
     if (config && fn.type === 2 && fn.wasm.length > config.maxContractSizeBytes) return failed(INVOKE_HOST_FUNCTION.MALFORMED);
     if (fn.type === 1 || fn.type === 3) {
       const preimage = fn.type === 1 ? fn.createContract.contractIdPreimage : fn.createContractV2.contractIdPreimage;
-      if (preimage.type === 1 && !validAsset(preimage.fromAsset)) return failed(INVOKE_HOST_FUNCTION.MALFORMED);
+      if (preimage.type === 1 && !isAssetValid(preimage.fromAsset)) return failed(INVOKE_HOST_FUNCTION.MALFORMED);
     }
     return null;
   },
@@ -67,7 +67,7 @@ export const invokeHostFunction: OpHandler<Body> = {
           return failed(INVOKE_HOST_FUNCTION.ENTRY_ARCHIVED);
         }
         liveUntil = ledger.ledgerSeq + s.config.minPersistentTtl - 1;
-        ltx.update({ ...ttl, data: { type: 9, ttl: { keyHash: ttl.data.ttl.keyHash, liveUntilLedgerSeq: liveUntil } } });
+        ltx.update(ttlEntry(ttl.data.ttl.keyHash, liveUntil));
         diskReadBytes += bytes.length;
         restoredIndices.push(rwIndex);
       }
@@ -127,14 +127,6 @@ export const invokeHostFunction: OpHandler<Body> = {
     return succeed({ type: 24, invokeHostFunctionResult: { code: 0, success } });
   },
 };
-
-function validAsset(asset: xdr.AssetWire): boolean {
-  if (asset.type === 0) return true;
-  const code = asset.type === 1 ? asset.alphaNum4.assetCode : asset.alphaNum12.assetCode;
-  const text = Buffer.from(code).toString('latin1').replace(/\0+$/, '');
-  const min = asset.type === 1 ? 1 : 5;
-  return text.length >= min && /^[A-Za-z0-9]+$/.test(text) && !Buffer.from(code).subarray(text.length).some((b) => b !== 0);
-}
 
 /** The diagnostic core adds when a transaction touches an archived entry it did not mark for restore. */
 function archivedEntryEvent(key: xdr.LedgerKeyWire): xdr.DiagnosticEventWire {

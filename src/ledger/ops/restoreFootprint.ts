@@ -6,7 +6,7 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey } from '../soroban/context.ts';
+import { entryTooLarge, isPersistentKey, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -56,8 +56,7 @@ export const restoreFootprint: OpHandler<Body> = {
         isPersistent: true, isCodeEntry: key.type === 7, oldSizeBytes: 0, newSizeBytes: s.host.entrySizeForRent(bytes),
         oldLiveUntilLedger: 0, newLiveUntilLedger: restoredLiveUntil,
       });
-      const keyHash = ttlKey.type === 9 ? ttlKey.ttl.keyHash : new Uint8Array(32);
-      ltx.update({ lastModifiedLedgerSeq: ledger.ledgerSeq, data: { type: 9, ttl: { keyHash, liveUntilLedgerSeq: restoredLiveUntil } }, ext: { v: 0 } });
+      ltx.update(ttlEntry(ttlKey.ttl.keyHash, restoredLiveUntil));
     }
     const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
     if (!s.fees.consume(0, rent, s.refundableFeeFor)) return result(INSUFFICIENT_REFUNDABLE_FEE);

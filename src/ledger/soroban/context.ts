@@ -52,6 +52,10 @@ export interface SorobanOpContext {
   returnValue?: xdr.ScValWire;
 }
 
+/** The TTL entry of a contract entry (by its key's hash); `LedgerTxn.update` stamps lastModifiedLedgerSeq. */
+export const ttlEntry = (keyHash: Uint8Array, liveUntilLedgerSeq: number): xdr.LedgerEntryWire =>
+  ({ lastModifiedLedgerSeq: 0, data: { type: 9, ttl: { keyHash, liveUntilLedgerSeq } }, ext: { v: 0 } });
+
 export const isSorobanKey = (key: xdr.LedgerKeyWire): boolean => key.type === 6 || key.type === 7;
 
 /** Contract code and persistent contract data are archived when their TTL lapses; temporary data is deleted. */

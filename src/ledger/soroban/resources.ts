@@ -8,6 +8,7 @@ import type { NativeSorobanApplier, ResourceUse } from '../../host/native.ts';
 import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { isPersistentKey, isSorobanKey } from './context.ts';
+import { isAssetValid, isIssuer } from '../ops/accounts.ts';
 
 /** What the engine needs to validate and apply Soroban transactions. */
 export interface SorobanEnv {
@@ -37,7 +38,7 @@ function diskReadEntries(frame: TransactionFrame, data: xdr.SorobanTransactionDa
 }
 
 /** The declared resources with `eventsBytes` of events, as the fee functions take them. */
-export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, eventsBytes: number): ResourceUse {
+export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, eventsBytes = 0): ResourceUse {
   const r = data.resources;
   return {
     instructions: r.instructions,
@@ -52,17 +53,14 @@ export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactio
 
 /** Resource fee due before apply (no events yet): [non-refundable, refundable]. */
 export function preApplyResourceFee(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, host: NativeSorobanApplier): [bigint, bigint] {
-  const fee = host.resourceFee(resourceUse(frame, data, 0));
+  const fee = host.resourceFee(resourceUse(frame, data));
   return [BigInt(fee.nonRefundable), BigInt(fee.refundable)];
 }
 
-/** A trustline key the footprint may name: a valid non-native asset line of an account that is not its issuer. */
-function validTrustlineKey(key: Extract<xdr.LedgerKeyWire, { type: 1 }>): boolean {
-  const asset = key.trustLine.asset;
-  if (asset.type !== 1 && asset.type !== 2) return false;
-  const issuer = asset.type === 1 ? asset.alphaNum4.issuer : asset.alphaNum12.issuer;
-  return !Buffer.from(issuer.ed25519).equals(Buffer.from(key.trustLine.accountId.ed25519));
-}
+/** A trustline key the footprint may name: a valid credit-asset line of an account that is not its issuer. */
+const validTrustlineKey = (key: Extract<xdr.LedgerKeyWire, { type: 1 }>): boolean =>
+  (key.trustLine.asset.type === 1 || key.trustLine.asset.type === 2) && isAssetValid(key.trustLine.asset)
+  && !isIssuer(key.trustLine.accountId, key.trustLine.asset);
 
 export type SorobanCheck = { code: 'malformed' | 'soroban_invalid' | 'insufficient_fee' } | null;
 

@@ -22,6 +22,7 @@ import { accountKey, rootKeypair } from './stellar.ts';
 import { measureStartup } from './startup.ts';
 import { runSimulateBench } from './simulate.ts';
 import { runInvocationsBench } from './invocations.ts';
+import { runIngestionBench } from './ingestion.ts';
 import { fmt, median } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -29,10 +30,12 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    invocations: { accounts: 300, rounds: 2, runs: 1 } }
+    invocations: { accounts: 300, rounds: 2, runs: 1 }, ingestion: { loops: 3, rounds: 1 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 } };
+    invocations: { accounts: 1000, rounds: 3, runs: 3 }, ingestion: { loops: 60, rounds: 3 } };
+/** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
+const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();
 const CONNECTIONS = 64;
 const OUT = new URL('../BENCHMARKS.md', import.meta.url);
 
@@ -49,6 +52,7 @@ async function withServer<T>(server: Promise<NodeProcess>, fn: (s: NodeProcess) 
 
 /** Runs one section; a failure becomes NOT RUN rows and an explanation instead of ending the bench. */
 async function section(name: string, fallbackRows: string[], fn: () => Promise<void>): Promise<void> {
+  if (ONLY && !ONLY.some((w) => name.includes(w))) return;
   log(`${name}...`);
   const t0 = performance.now();
   try {
@@ -190,6 +194,12 @@ async function invocationsSection(): Promise<void> {
   });
 }
 
+async function ingestionSection(): Promise<void> {
+  const r = await runIngestionBench(CFG.ingestion, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const date = new Date().toISOString();
@@ -199,12 +209,13 @@ await section('payments per second', ['Payments applied and queryable (interval 
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
+await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 
 // getEvents: its own section after the table (a failure is reported there, not as table rows)
 let eventsMarkdown: string | undefined;
-if (!SKIP_EVENTS) {
+if (!SKIP_EVENTS && !ONLY) {
   log('getEvents benchmark...');
   try {
     const res = await runEventsBench({ ...(QUICK ? QUICK_EVENTS_OPTIONS : DEFAULT_EVENTS_OPTIONS), log: (m) => log(m) });
@@ -231,7 +242,7 @@ const report: Report = {
 };
 const summary = toConsole(report);
 process.stdout.write(`\n${summary}\n`);
-if (!QUICK) {
+if (!QUICK && !ONLY) {
   const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
   writeFileSync(OUT, withEventsSection(toMarkdown(report), eventsMarkdown, previous));
   log(`wrote ${OUT.pathname}`);

@@ -1,34 +1,46 @@
-// Assembles one running node: storage, the standalone network as its ledger source, the JSON-RPC
-// server and the faucet, and takes them down in the reverse order.
+// Assembles one running node: storage, a ledger source (the embedded standalone network, or a real
+// network followed through a datastore / meta stream / captive core), the JSON-RPC server and the
+// faucet, and takes them down in the reverse order. Either way ledgers reach storage through the
+// same ingestion, and the RPC methods read only storage.
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config/config.ts';
+import { isFollower, type Config } from './config/config.ts';
+import type { Store } from './store/types.ts';
 import { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from './sources/standaloneNetwork.ts';
 import { Faucet } from './faucet/faucet.ts';
+import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
 import { methods } from './rpc/methods/index.ts';
-import type { NodeInfo } from './rpc/methods/types.ts';
+import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
 import { createAdminServer } from './rpc/adminServer.ts';
+import { registerCoreTxEndpoint } from './rpc/coreTxEndpoint.ts';
 import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts';
 import { buildInfo } from './buildInfo.ts';
 import { Simulator } from './host/simulator.ts';
+import { CoreSubmitter } from './core/coreSubmitter.ts';
+import { createFollowIngester } from './sources/followedNetwork.ts';
+import { createPublisher } from './sources/standalonePublishing.ts';
 
 export interface RunningNode {
   url: string;
-  network: StandaloneNetwork;
   close(): Promise<void>;
+}
+
+/** The mode-specific part: where ledgers come from and where transactions go. */
+interface LedgerSide {
+  submitter: TransactionSubmitter;
+  registerRoutes(app: FastifyInstance): void;
+  /** Starts producing or following ledgers once the server listens; `url` is its own address. */
+  start(url: string, node: NodeInfo): void;
+  stop(): Promise<void>;
+  describe: Record<string, unknown>;
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath);
-  const network = new StandaloneNetwork({
-    store, config, logger,
-    observeIngestion: (type, seconds) => observeIngestion(type, seconds),
-    onLedger: (seq) => setLatestLedger(seq),
-  });
-  network.init();
-  const faucet = config.friendbot ? new Faucet(network, store, logger) : undefined;
+  checkNetwork(store, config);
+  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger);
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   // simulateTransaction: the native host reads the same database (its own read-only connections).
   const simulator = new Simulator({
@@ -43,29 +55,80 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(),
-    ctx: { store, config, node, submitter: network, simulator },
-    registerRoutes: faucet ? (app: FastifyInstance) => registerFaucetRoutes(app, faucet) : undefined,
+    ctx: { store, config, node, submitter: side.submitter, simulator },
+    registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (faucet) node.friendbotUrl = `${url}/friendbot`;
   const admin = createAdminServer({ config, logger, metrics: getMetrics() });
   if (admin) logger.info(await admin.listen(), 'admin endpoint serving /metrics');
-  network.start();
-  logger.info({ url, passphrase: config.networkPassphrase, db: config.dbPath, closeMode: config.closeMode }, 'lumen-rpc is serving the standalone network');
+  side.start(url, node);
+  logger.info({ url, passphrase: config.networkPassphrase, db: config.dbPath, ...side.describe }, 'lumen-rpc is serving');
   let closed = false;
   return {
     url,
-    network,
     async close() {
       if (closed) return;
       closed = true;
-      network.stop();
+      await side.stop();
       await http.close();
       await admin?.close();
       simulator.close();
       store.close();
     },
+  };
+}
+
+/** A database serves one network for its whole life. */
+function checkNetwork(store: Store, config: Config): void {
+  const stored = store.metadata('networkPassphrase');
+  if (stored !== undefined && stored !== config.networkPassphrase) {
+    throw new Error(`database belongs to network "${stored}", not "${config.networkPassphrase}"`);
+  }
+  if (stored === undefined) store.setMetadata('networkPassphrase', config.networkPassphrase);
+}
+
+function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
+  const publisher = createPublisher(store, config, logger);
+  const network = new StandaloneNetwork({
+    store, config, logger,
+    observeIngestion: (type, seconds) => observeIngestion(type, seconds),
+    onLedger: (seq) => setLatestLedger(seq),
+    onLedgerStored: publisher,
+  });
+  network.init();
+  const faucet = config.friendbot ? new Faucet(network, store, logger) : undefined;
+  return {
+    submitter: network,
+    registerRoutes(app) {
+      if (faucet) registerFaucetRoutes(app, faucet);
+      registerCoreTxEndpoint(app, network);
+    },
+    start(url, node) {
+      if (faucet) node.friendbotUrl = `${url}/friendbot`;
+      network.start();
+    },
+    async stop() { network.stop(); },
+    describe: { mode: 'standalone', closeMode: config.closeMode },
+  };
+}
+
+function follower(store: Store, config: Config, logger: Logger): LedgerSide {
+  const ingester = createFollowIngester(store, config, logger, {
+    onLedger: (seq) => setLatestLedger(seq),
+    observeIngestion: (type, seconds) => observeIngestion(type, seconds),
+  });
+  return {
+    submitter: new CoreSubmitter({ coreUrl: config.stellarCoreUrl, timeoutSeconds: config.stellarCoreTimeout, networkPassphrase: config.networkPassphrase }),
+    registerRoutes(app) {
+      if (config.friendbotUrl) registerFriendbotProxy(app, { upstream: config.friendbotUrl, store });
+    },
+    start(url, node) {
+      if (config.friendbotUrl) node.friendbotUrl = `${url}/friendbot`;
+      ingester.start();
+    },
+    stop: () => ingester.stop(),
+    describe: { mode: 'follow', source: ingester.sourceDescription, core: config.stellarCoreUrl },
   };
 }
 

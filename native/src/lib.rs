@@ -10,6 +10,7 @@
 
 mod apply;
 mod config;
+mod ingest;
 mod runner;
 mod simulate;
 mod store;
@@ -364,6 +365,23 @@ impl Task for PanicTask {
 #[napi]
 pub fn self_test_panic(message: String) -> AsyncTask<PanicTask> {
     AsyncTask::new(PanicTask(message))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingestion
+
+/// One LedgerCloseMeta's rows for storage (src/ingest/ledgerToBatch.ts natively; unpacked by
+/// src/ingest/nativeLedgerToBatch.ts). `networkId`: sha256 of the network passphrase. Runs on a
+/// host thread (deep XDR, caught panics) and waits for it.
+#[napi]
+pub fn ledger_to_rows(lcm: Buffer, network_id: Buffer) -> Result<ingest::LedgerRows> {
+    let network_id: [u8; 32] = <[u8; 32]>::try_from(network_id.as_ref())
+        .map_err(|_| Error::new(Status::InvalidArg, "networkId must be 32 bytes"))?;
+    let lcm = lcm.to_vec();
+    runner::run_on_host_thread("ingest", move || ingest::ledger_to_rows(&lcm, &network_id))
+        .and_then(|r| r)
+        .map(ingest::LedgerRows::from)
+        .map_err(Error::from_reason)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,6 +29,20 @@ export interface Config {
   /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
   minPersistentTtl: number;
   minTemporaryTtl: number;
+  // following a real network (any of these set: the node follows instead of being the network)
+  network: '' | NetworkName;              // preset: passphrase, history archives, datastore
+  datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
+  datastorePollInterval: number;          // milliseconds between looks for the next datastore file at the tip
+  metaStream: string;                     // stellar-core meta stream: file, named pipe, or "-" (stdin)
+  stellarCoreBinaryPath: string;          // run this stellar-core as a captive subprocess and read its meta stream
+  captiveCoreConfigPath: string;          // the captive core's TOML
+  historyArchiveUrls: string;             // comma-separated; the ledger state is bootstrapped from the first
+  stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
+  stellarCoreTimeout: number;             // seconds
+  friendbotUrl: string;                   // getNetwork's friendbotUrl when following
+  // the standalone network publishing itself for followers
+  publishDatastore: string;               // folder: write every ledger as a SEP-54 datastore file
+  publishHistoryArchive: string;          // folder: write a history archive checkpoint every 64 ledgers
   // simulateTransaction (preflight)
   preflightWorkerCount: number;           // simulations running at once
   preflightWorkerQueueSize: number;       // simulations waiting beyond those; more: "preflight queue full"
@@ -42,6 +56,34 @@ export interface Config {
 }
 
 export const STANDALONE_PASSPHRASE = 'Standalone Network ; February 2017';
+
+export type NetworkName = 'testnet' | 'pubnet' | 'futurenet';
+
+/** What `--network` fills in (each may still be overridden). Datastores: the public data lake on AWS. */
+export const networkPresets: Record<NetworkName, { passphrase: string; historyArchiveUrls: string[]; datastore: string; friendbotUrl: string }> = {
+  pubnet: {
+    passphrase: 'Public Global Stellar Network ; September 2015',
+    historyArchiveUrls: [1, 2, 3].map((i) => `https://history.stellar.org/prd/core-live/core_live_00${i}`),
+    datastore: 's3://aws-public-blockchain/v1.1/stellar/ledgers/pubnet',
+    friendbotUrl: '',
+  },
+  testnet: {
+    passphrase: 'Test SDF Network ; September 2015',
+    historyArchiveUrls: [1, 2, 3].map((i) => `https://history.stellar.org/prd/core-testnet/core_testnet_00${i}`),
+    datastore: 's3://aws-public-blockchain/v1.1/stellar/ledgers/testnet',
+    friendbotUrl: 'https://friendbot.stellar.org/',
+  },
+  futurenet: {
+    passphrase: 'Test SDF Future Network ; October 2022',
+    historyArchiveUrls: ['https://history-futurenet.stellar.org'],
+    datastore: '', // no public data lake: give --datastore or --meta-stream / a captive core
+    friendbotUrl: 'https://friendbot-futurenet.stellar.org/',
+  },
+};
+
+/** True when the node follows a real network rather than running the standalone one. */
+export const isFollower = (c: Config): boolean =>
+  c.network !== '' || c.datastore !== '' || c.metaStream !== '' || c.stellarCoreBinaryPath !== '';
 
 export const defaultConfig: Config = {
   endpoint: 'localhost:8000',
@@ -67,6 +109,18 @@ export const defaultConfig: Config = {
   friendbot: true,
   minPersistentTtl: 0,
   minTemporaryTtl: 0,
+  network: '',
+  datastore: '',
+  datastorePollInterval: 1000,
+  metaStream: '',
+  stellarCoreBinaryPath: '',
+  captiveCoreConfigPath: '',
+  historyArchiveUrls: '',
+  stellarCoreUrl: 'http://localhost:11626',
+  stellarCoreTimeout: 2,
+  friendbotUrl: '',
+  publishDatastore: '',
+  publishHistoryArchive: '',
   preflightWorkerCount: availableParallelism(),
   preflightWorkerQueueSize: availableParallelism(),
   preflightEnableDebug: true,

@@ -1,7 +1,7 @@
 // Builds the Config: defaults, then the TOML file, then environment variables, then flags.
 import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
-import { defaultConfig, type Config } from './config.ts';
+import { defaultConfig, networkPresets, STANDALONE_PASSPHRASE, type Config } from './config.ts';
 import { envName, options, parseOption, type OptionSpec } from './options.ts';
 
 export interface ConfigSources {
@@ -37,7 +37,18 @@ export function loadConfig(src: ConfigSources): Config {
   for (const spec of options) {
     if (spec.flag in src.flags) set(spec, parseOption(spec, src.flags[spec.flag]));
   }
+  applyNetworkPreset(config);
   return config;
+}
+
+/** `--network` fills what was not given explicitly. */
+function applyNetworkPreset(config: Config): void {
+  if (!config.network) return;
+  const preset = networkPresets[config.network];
+  if (config.networkPassphrase === STANDALONE_PASSPHRASE) config.networkPassphrase = preset.passphrase;
+  if (!config.historyArchiveUrls) config.historyArchiveUrls = preset.historyArchiveUrls.join(',');
+  if (!config.datastore && !config.metaStream && !config.stellarCoreBinaryPath) config.datastore = preset.datastore;
+  if (!config.friendbotUrl) config.friendbotUrl = preset.friendbotUrl;
 }
 
 /** The configuration as a TOML file, for `lumen-rpc gen-config`. */

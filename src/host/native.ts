@@ -146,6 +146,30 @@ export interface NativeSorobanApplier {
   resourceFee(use: ResourceUse): { nonRefundable: number; refundable: number };
 }
 
+/**
+ * One LedgerCloseMeta's rows for storage, packed (native/src/ingest.rs; unpacked by
+ * src/ingest/nativeLedgerToBatch.ts): byte fields are [offset, length] pairs into `bytes`.
+ */
+export interface NativeLedgerRows {
+  sequence: number;
+  closeTime: number;
+  protocolVersion: number;
+  bytes: Buffer;
+  /** Ledger hash, then LedgerHeaderHistoryEntry XDR, as offset and length each. */
+  ledger: Uint32Array;
+  /** 9 words per transaction: hash offset, inner hash offset or 0xffffffff, flags (1 successful, 2 fee bump), envelope/result/meta offset and length. */
+  transactions: Uint32Array;
+  /** Per transaction: #transaction events, #operation lists, each list's length, #diagnostic events. */
+  eventCounts: Uint32Array;
+  /** The events those counts describe, base64 XDR, in that order. */
+  events: string[];
+  /** 5 words per entry write: key offset, key length, entry offset or 0xffffffff (deleted), entry length, lastModified. */
+  entryWrites: Uint32Array;
+  fees: BigInt64Array;
+  /** 1 where the fee sample at the same index is a Soroban one. */
+  feeSoroban: Uint32Array;
+}
+
 export interface NativeAddon {
   SorobanApplier: new (configEntries: Uint8Array[]) => NativeSorobanApplier;
   simulateInvoke(request: NativeSimulateInvokeRequest): Promise<NativeSimulationResult>;
@@ -154,6 +178,8 @@ export interface NativeAddon {
   genesisConfigSettingEntries(lastModifiedLedgerSeq?: number): Buffer[];
   closeDatabase(dbPath?: string): void;
   hostInfo(): NativeHostInfo;
+  /** Throws for bytes that are not a LedgerCloseMeta or a result without envelope. */
+  ledgerToRows(lcm: Uint8Array, networkId: Uint8Array): NativeLedgerRows;
   /** Panics on a host thread; resolves to the caught text ("panic during self-test: <message>"). */
   selfTestPanic(message: string): Promise<string>;
 }

@@ -9,6 +9,8 @@ import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
 import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import type { EventRow, FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
 import { ledgerEventRows } from './events.ts';
+import { nativeAvailable } from '../host/native.ts';
+import { nativeLedgerToBatch } from './nativeLedgerToBatch.ts';
 
 type TxResultMeta = xdr.TransactionResultMetaWire | xdr.TransactionResultMetaV1Wire;
 
@@ -83,6 +85,14 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
     feeSamples,
     events: ledgerEventRows(transactions),
   };
+}
+
+let useNative: boolean | undefined;
+
+/** ledgerToBatch for raw LedgerCloseMeta bytes, natively when the addon is built (same batch, ~10x faster). */
+export function fastLedgerToBatch(bytes: Uint8Array, networkId: Uint8Array): IngestBatch {
+  useNative ??= nativeAvailable();
+  return useNative ? nativeLedgerToBatch(bytes, networkId) : ledgerToBatch({ bytes }, networkId);
 }
 
 /**

@@ -25,6 +25,7 @@ import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
+import type { RawLedger } from './ledgerSource.ts';
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -44,10 +45,15 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly verifier = new SignatureVerifierPool();
   private decodedHeader: { row: LedgerRow; header: xdr.LedgerHeaderHistoryEntryWire } | undefined;
   private readonly onLedger: (seq: number) => void;
+  private readonly onLedgerStored: (ledger: RawLedger) => void;
   /** The host and network limits for Soroban transactions; absent when the addon is not built. */
   private soroban: SorobanEnv | undefined;
 
-  constructor(opts: { store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void }) {
+  constructor(opts: {
+    store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void;
+    /** Each ledger's meta once stored (publishing it as a datastore and history archive). */
+    onLedgerStored?: (ledger: RawLedger) => void;
+  }) {
     this.store = opts.store;
     this.config = opts.config;
     this.log = opts.logger;
@@ -55,15 +61,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.queue = new TransactionQueue(opts.config.transactionQueueLimit);
     this.observeIngestion = opts.observeIngestion ?? (() => {});
     this.onLedger = opts.onLedger ?? (() => {});
+    this.onLedgerStored = opts.onLedgerStored ?? (() => {});
     this.state = { getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; } };
   }
 
-  /** Creates ledger 1 on an empty store; on a non-empty one checks it belongs to this network. */
+  /** Creates ledger 1 on an empty store (the node has checked the store belongs to this network). */
   init(): void {
-    const stored = this.store.metadata('networkPassphrase');
-    if (stored !== undefined && stored !== this.config.networkPassphrase) {
-      throw new Error(`database belongs to network "${stored}", not "${this.config.networkPassphrase}"`);
-    }
     if (!this.store.latestLedger()) this.createGenesis();
     this.soroban = this.sorobanEnv();
   }
@@ -91,6 +94,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
     this.store.setMetadata('networkPassphrase', this.config.networkPassphrase);
     this.store.ingest(batch, this.config.historyRetentionWindow);
+    this.onLedgerStored({ sequence: 1, bytes });
     this.log.info({ ledger: 1 }, 'created the genesis ledger');
   }
 
@@ -201,6 +205,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
         envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
       }, this.networkId);
       this.store.ingest(batch, this.config.historyRetentionWindow);
+      this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
       this.queue.ledgerClosed(frames);
       const done = performance.now();
       this.observeIngestion('apply', (applied - started) / 1000);

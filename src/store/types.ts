@@ -104,6 +104,8 @@ export interface StoreReader {
   /** Current entries for the given LedgerKey XDRs; missing keys are absent from the map (keyed by base64 key). */
   entries(keys: Uint8Array[]): Map<string, StoredEntry>;
   entry(key: Uint8Array): StoredEntry | undefined;
+  /** Every current entry, in key order (publishing a history-archive checkpoint reads them all). */
+  allEntries(): Iterable<StoredEntry>;
   transactionByHash(hash: Uint8Array): StoredTransaction | undefined;
   /** Transactions with toid >= fromId, ascending, at most `limit`. */
   transactionsFrom(fromId: bigint, limit: number): StoredTransaction[];
@@ -114,9 +116,23 @@ export interface StoreReader {
   events(query: EventQuery): StoredEvent[];
 }
 
+/** Where a checkpoint's ledger state is streamed during replaceState. */
+export interface StateSink {
+  put(key: Uint8Array, entry: Uint8Array, lastModified: number): void;
+  remove(key: Uint8Array): void;
+  /** Whether the state being built holds `key` so far (the hot archive only adds what the live state lacks). */
+  has(key: Uint8Array): boolean;
+}
+
 export interface StoreWriter {
   ingest(batch: IngestBatch, retentionWindow: number): void;
   setMetadata(key: string, value: string): void;
+  /**
+   * Replaces the whole ledger state with what `fill` streams in (a history-archive checkpoint), and
+   * records `ledger` as the state's ledger (metadata `stateLedger`). All or nothing: a failure or a
+   * crash part way leaves the previous state. Nothing else may write while it runs.
+   */
+  replaceState(ledger: number, fill: (sink: StateSink) => Promise<void>): Promise<void>;
 }
 
 export interface Store extends StoreReader, StoreWriter {

@@ -6,6 +6,7 @@ import { internalError, invalidParams } from '../errors.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';
 import type { Method, SubmitResult } from './types.ts';
+import { CoreExceptionError, CoreStatusError } from '../../core/coreSubmitter.ts';
 import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
 
 /** The reference's cap on the decoded envelope. */
@@ -51,7 +52,9 @@ export const sendTransaction: Method = {
     let result: SubmitResult;
     try {
       result = await ctx.submitter.submit(envelope);
-    } catch {
+    } catch (e) {
+      if (e instanceof CoreExceptionError) throw internalError('received exception from stellar-core');
+      if (e instanceof CoreStatusError) throw internalError('invalid status from stellar-core');
       throw internalError('could not submit transaction to stellar-core');
     }
     if (!STATUSES.has(result.status)) throw internalError('invalid status from stellar-core');

@@ -6,7 +6,7 @@ import { migrations } from './migrations.ts';
 import { EventStore } from './eventStore.ts';
 import { ledgerEventsFromMeta } from '../../ingest/ledgerToBatch.ts';
 import type {
-  EventQuery, IngestBatch, LedgerRange, LedgerRow, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
+  EventQuery, IngestBatch, LedgerRange, LedgerRow, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
 } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
 
@@ -50,6 +50,8 @@ export class SqliteStore implements Store {
       oldest: p('SELECT sequence, close_time FROM ledgers ORDER BY sequence ASC LIMIT 1'),
       newest: p('SELECT * FROM ledgers ORDER BY sequence DESC LIMIT 1'),
       entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
+      allEntries: p('SELECT key, entry, last_modified FROM ledger_entries ORDER BY key'),
+      clearEntries: p('DELETE FROM ledger_entries'),
       txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
                    JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
       txsFrom: p(`SELECT t.*, l.close_time FROM transactions t JOIN ledgers l ON l.sequence = t.ledger_sequence
@@ -167,6 +169,33 @@ export class SqliteStore implements Store {
   metadata(key: string): string | undefined {
     const r = this.st.getMeta.get(key) as Row | undefined;
     return r ? String(r.value) : undefined;
+  }
+
+  async replaceState(ledger: number, fill: (sink: StateSink) => Promise<void>): Promise<void> {
+    // One transaction across the awaits: the native host's own connections keep seeing the previous
+    // state until COMMIT, and a crash leaves it. Readers of this connection see the state being
+    // built, which only happens on a database without ledgers (the RPC methods answer "no ledger"
+    // then). The caller guarantees no ledger is ingested meanwhile.
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.st.clearEntries.run();
+      await fill({
+        put: (key, entry, lastModified) => { this.st.upsertEntry.run(key, entry, lastModified); },
+        remove: (key) => { this.st.deleteEntry.run(key); },
+        has: (key) => this.st.entry.get(key) !== undefined,  // same connection: sees the uncommitted state
+      });
+      this.st.setMeta.run('stateLedger', String(ledger));
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  *allEntries(): Iterable<StoredEntry> {
+    for (const r of this.st.allEntries.iterate() as Iterable<Row>) {
+      yield { key: r.key as Uint8Array, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) };
+    }
   }
 
   ledgerRange(): LedgerRange | undefined { return this.range; }

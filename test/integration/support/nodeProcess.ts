@@ -29,7 +29,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startNodeProcess(opts: { args?: string[]; dbPath?: string; port?: number } = {}): Promise<NodeProcess> {
+export interface StartOptions {
+  args?: string[];
+  dbPath?: string;
+  port?: number;
+  /** How long to wait for the first stored ledger (a follower may bootstrap and backfill first). */
+  readyTimeoutMs?: number;
+  /** Ready once the server answers at all, even before any ledger is stored. */
+  readyWhenListening?: boolean;
+}
+
+export async function startNodeProcess(opts: StartOptions = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
   const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
   const args = ['bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
@@ -45,12 +55,12 @@ export async function startNodeProcess(opts: { args?: string[]; dbPath?: string;
     });
     return res.json();
   };
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 20_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`lumen-rpc exited with ${child.exitCode}:\n${out}`);
     try {
       const r: any = await rpc('getLatestLedger');
-      if (r.result) break;
+      if (r.result || (opts.readyWhenListening && r.error)) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`lumen-rpc did not start:\n${out}`); }
     await new Promise((r) => setTimeout(r, 50));

@@ -1,0 +1,154 @@
+// Ingestion speed of a following node: the real pubnet ledgers of ../shared/fixtures, looped into a
+// longer chain (sequence numbers, previous-ledger hashes and header hashes rewritten so the chain
+// verifies), written as a SEP-54 datastore and followed by a node process from an empty database;
+// and the synthetic load-test meta streams. Reported: ledgers/s from the first stored ledger to the
+// last, and the process's peak memory. Baseline of the same run: reading, decompressing and
+// decoding the same files with the SDK in this process, the least a JavaScript ingester must do.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
+import { xdr } from '@stellar/stellar-sdk';
+import { DatastoreWriter } from '../src/sources/datastore/datastoreWriter.ts';
+import { sha256 } from '../src/xdr/codec.ts';
+import { startNodeProcess, type NodeProcess } from '../test/integration/support/nodeProcess.ts';
+import type { Row } from './report.ts';
+import { fmt, median, sleep } from './stats.ts';
+
+const FIXTURES = new URL('../../shared/fixtures/', import.meta.url).pathname;
+const PUBNET = 'Public Global Stellar Network ; September 2015';
+const FIRST = 63092982;
+const TARGET_LEDGERS_PER_SEC = 20;
+
+export interface IngestionBenchOptions { loops: number; rounds: number }
+
+/** The fixture ledgers repeated `loops` times as one verifiable chain, written as a datastore. */
+function writeLoopedDatastore(loops: number): { dir: string; first: number; last: number; bytes: number } {
+  const metas = Array.from({ length: 10 }, (_, i) => gunzipSync(readFileSync(join(FIXTURES, `pubnet/ledgers/ledger-${FIRST + i}.xdr.gz`))));
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-bench-ds-'));
+  const writer = new DatastoreWriter(dir, { networkPassphrase: PUBNET });
+  let prevHash: Uint8Array | undefined;
+  let bytes = 0;
+  const total = loops * metas.length;
+  for (let n = 0; n < total; n++) {
+    const lcm = xdr.LedgerCloseMeta.schema.decode(metas[n % metas.length]);
+    if (lcm.v !== 2) throw new Error('expected LedgerCloseMeta V2 fixtures');
+    const entry = lcm.v2.ledgerHeader;
+    entry.header.ledgerSeq = FIRST + n;
+    if (prevHash) entry.header.previousLedgerHash = prevHash;
+    entry.hash = sha256(xdr.LedgerHeader.schema.encode(entry.header));
+    prevHash = entry.hash;
+    const encoded = xdr.LedgerCloseMeta.schema.encode(lcm);
+    bytes += encoded.length;
+    writer.write({ sequence: FIRST + n, bytes: encoded });
+  }
+  return { dir, first: FIRST, last: FIRST + total - 1, bytes };
+}
+
+/** Files read, decompressed and decoded with the SDK, in this process: ledgers/s. */
+function baselineDecodeRate(dir: string): number {
+  const files: string[] = [];
+  const walk = (d: string) => { for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.zst') && files.push(join(d, e.name)); };
+  walk(dir);
+  const t0 = performance.now();
+  for (const f of files) xdr.LedgerCloseMetaBatch.schema.decode(zstdDecompressSync(readFileSync(f)));
+  return files.length / ((performance.now() - t0) / 1000);
+}
+
+function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface FollowRun { ledgers: number; seconds: number; perSecond: number; peakRssMiB: number }
+
+/** A follower from an empty database until `last` is stored; timed from its first stored ledger. */
+async function followOnce(args: string[], last: number, timeoutMs: number): Promise<FollowRun> {
+  const node: NodeProcess = await startNodeProcess({ args: ['--log-level', 'warn', '--history-retention-window', '1000000', ...args], readyWhenListening: true, readyTimeoutMs: 60_000 });
+  try {
+    let first: { seq: number; at: number } | undefined;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await node.rpc('getLatestLedger');
+      const seq: number | undefined = r.result?.sequence;
+      if (seq !== undefined && !first) first = { seq, at: performance.now() };
+      if (seq !== undefined && seq >= last) {
+        const seconds = (performance.now() - first!.at) / 1000;
+        const ledgers = seq - first!.seq;
+        return { ledgers, seconds, perSecond: ledgers / seconds, peakRssMiB: peakRssMiB(node.child.pid!) };
+      }
+      if (Date.now() > deadline) throw new Error(`follower reached ${seq} of ${last} in ${timeoutMs / 1000} s:\n${node.output().slice(-2000)}`);
+      await sleep(20);
+    }
+  } finally {
+    await node.stop();
+    rmSync(node.dbPath, { force: true });
+  }
+}
+
+/** Ledgers in a (possibly zstd-compressed) record-marked stream file: the last record's sequence. */
+function streamLedgerRange(path: string): { first: number; last: number; events: number } {
+  let bytes: Uint8Array = readFileSync(path);
+  if (bytes[0] === 0x28 && bytes[1] === 0xb5) bytes = zstdDecompressSync(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const seqs: number[] = [];
+  let events = 0;
+  for (let at = 0; at < bytes.length;) {
+    const len = view.getUint32(at) & 0x7fffffff;
+    const lcm = xdr.LedgerCloseMeta.schema.decode(bytes.subarray(at + 4, at + 4 + len));
+    const body = lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2;
+    seqs.push(body.ledgerHeader.header.ledgerSeq);
+    for (const p of body.txProcessing) {
+      const m = p.txApplyProcessing;
+      if (m.v === 4) events += m.v4.operations.reduce((n, o) => n + o.events.length, 0) + m.v4.events.length;
+      if (m.v === 3 && m.v3.sorobanMeta) events += m.v3.sorobanMeta.events.length;
+    }
+    at += 4 + len;
+  }
+  return { first: seqs[0], last: seqs.at(-1)!, events };
+}
+
+export async function runIngestionBench(opts: IngestionBenchOptions, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {
+  const ds = writeLoopedDatastore(opts.loops);
+  const ledgers = ds.last - ds.first + 1;
+  log(`  datastore of ${ledgers} pubnet ledgers (${fmt(ds.bytes / 1024 / 1024, 0)} MiB of meta) written`);
+  try {
+    const runs: FollowRun[] = [];
+    const baselines: number[] = [];
+    for (let round = 0; round < opts.rounds; round++) {
+      baselines.push(baselineDecodeRate(ds.dir));
+      const r = await followOnce(['--datastore', ds.dir, '--network-passphrase', PUBNET], ds.last, 600_000);
+      runs.push(r);
+      log(`  round ${round + 1}/${opts.rounds}: ${r.ledgers} ledgers in ${fmt(r.seconds, 1)} s = ${fmt(r.perSecond, 1)} ledgers/s, peak RSS ${fmt(r.peakRssMiB, 0)} MiB; SDK decode baseline ${fmt(baselines[round], 1)} ledgers/s`);
+    }
+    const rate = median(runs.map((r) => r.perSecond));
+    const ratio = median(runs.map((r, i) => r.perSecond / baselines[i]));
+    const rows: Row[] = [{
+      metric: 'Ingestion of real pubnet ledgers from a datastore (protocol 26, ~1 MB meta each)',
+      value: `${fmt(rate, 1)} ledgers/s, peak RSS ${fmt(median(runs.map((r) => r.peakRssMiB)), 0)} MiB`,
+      ratio: `${ratio.toFixed(2)}x SDK decode`, target: `>= ${TARGET_LEDGERS_PER_SEC} ledgers/s (7 days < 2 h)`, verdict: rate >= TARGET_LEDGERS_PER_SEC ? 'PASS' : 'FAIL',
+    }];
+    const details = ['### Ingestion (following a network)', '',
+      `The 10 pubnet ledgers ${FIRST}..${FIRST + 9} (0–51 Soroban txs, 269–505 events each) looped ${opts.loops} times into a chain of ${ledgers} ledgers with rewritten sequence numbers and hashes, written as a SEP-54 datastore (zstd) and followed by a node from an empty database (no archive). Timed from the first stored ledger to the last; peak RSS is the process's VmHWM. Baseline: the same files read, decompressed and decoded with the SDK in the bench process.`, '',
+      '| Round | Ledgers | Seconds | Ledgers/s | Peak RSS MiB | SDK decode ledgers/s | Ratio |', '|---|---|---|---|---|---|---|',
+      ...runs.map((r, i) => `| ${i + 1} | ${r.ledgers} | ${fmt(r.seconds, 1)} | ${fmt(r.perSecond, 1)} | ${fmt(r.peakRssMiB, 0)} | ${fmt(baselines[i], 1)} | ${(r.perSecond / baselines[i]).toFixed(2)}x |`),
+      '', `At the median rate a 7-day backfill (120,960 ledgers) takes ${fmt(120960 / rate / 3600, 1)} h.`, ''];
+
+    for (const name of readdirSync(join(FIXTURES, 'synthetic')).sort()) {
+      const path = join(FIXTURES, 'synthetic', name);
+      const range = streamLedgerRange(path);
+      const passphrase = name.includes('standalone') ? 'Standalone Network ; February 2017' : 'Standalone Network ; February 2017';
+      const synthetic: FollowRun[] = [];
+      for (let round = 0; round < opts.rounds; round++) synthetic.push(await followOnce(['--meta-stream', path, '--network-passphrase', passphrase], range.last, 300_000));
+      const perSec = median(synthetic.map((r) => r.perSecond));
+      const eventsPerLedger = range.events / (range.last - range.first + 1);
+      log(`  ${name}: ${fmt(perSec, 1)} ledgers/s (${fmt(perSec * eventsPerLedger, 0)} events/s)`);
+      rows.push({ metric: `Ingestion of the synthetic stream ${name} (${range.last - range.first + 1} ledgers, ${fmt(eventsPerLedger, 0)} events each)`, value: `${fmt(perSec, 1)} ledgers/s, ${fmt(perSec * eventsPerLedger, 0)} events/s`, target: 'reported (no target)', verdict: 'n/a' });
+      details.push(`- ${name}: ledgers/s per round ${synthetic.map((r) => fmt(r.perSecond, 1)).join(', ')}; peak RSS MiB ${synthetic.map((r) => fmt(r.peakRssMiB, 0)).join(', ')}`);
+    }
+    details.push('');
+    return { rows, details };
+  } finally {
+    rmSync(ds.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,188 @@
+// Publishes the standalone network's history archive to a local folder, so another node can
+// bootstrap its ledger state from it (see stateBootstrap.ts). At each checkpoint it writes:
+//   bucket/aa/bb/cc/bucket-<sha256>.xdr.gz   the whole current state as ONE bucket (level 0 curr);
+//   ledger/xx/yy/zz/ledger-<hex>.xdr.gz      the checkpoint's ledger headers, when all are stored;
+//   history/xx/yy/zz/history-<hex>.json      the checkpoint's state (HAS);
+//   .well-known/stellar-history.json         the same state, LAST, so a reader never finds a root
+//                                            state whose files are not there yet.
+// Transaction, result and SCP files are not written: nothing of ours reads them, and the store
+// does not keep transaction sets in the form core archives them.
+//
+// A single bucket instead of core's 11-level bucket list keeps publishing stateless; its price is
+// a full copy of the state per checkpoint, fine for a development network's small state.
+// Every file is written to a temporary name, synced and renamed, so a crash leaves no partial file
+// under a real name.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { xdr } from '@stellar/stellar-sdk';
+import { frameRecord } from '../sources/recordMarked.ts';
+import type { StoreReader } from '../store/types.ts';
+import {
+  HAS_VERSION_BEFORE_HOT_ARCHIVE, HAS_VERSION_WITH_HOT_ARCHIVE, ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath,
+  checkpointFilePath, checkpointStatePath, emptyBucketLevels, firstLedgerOfCheckpoint, isCheckpointLedger,
+  serializeHistoryArchiveState, type HistoryArchiveState,
+} from './historyArchiveState.ts';
+
+export interface PublisherOptions {
+  /** The archive's root folder; created when missing. */
+  folder: string;
+  networkPassphrase: string;
+  /** The HAS "server" field. */
+  server?: string;
+}
+
+export interface PublishedCheckpoint {
+  checkpoint: number;
+  bucketHash: string;
+  entries: number;
+  /** Whether the ledger-header file was written (it needs every ledger of the checkpoint stored). */
+  ledgerFile: boolean;
+}
+
+/** What publishing reads from the store. */
+export type PublishSource = Pick<StoreReader, 'allEntries' | 'ledger'>;
+
+/** Protocols that write a METAENTRY first in every bucket (11), and that name the bucket list in it (23). */
+const FIRST_PROTOCOL_WITH_METAENTRY = 11;
+const FIRST_PROTOCOL_WITH_HOT_ARCHIVE = 23;
+const LIVE_BUCKET_LIST = 0;
+const LIVEENTRY = new Uint8Array([0, 0, 0, 0]);
+/** Uncompressed bytes per gzip member: bounds memory whatever the state's size. */
+const GZIP_MEMBER_BYTES = 4 * 1024 * 1024;
+
+export class HistoryArchivePublisher {
+  readonly folder: string;
+  private readonly networkPassphrase: string;
+  private readonly server: string;
+
+  constructor(options: PublisherOptions) {
+    this.folder = options.folder;
+    this.networkPassphrase = options.networkPassphrase;
+    this.server = options.server ?? 'lumen-rpc';
+  }
+
+  /** Call after each ledger is stored: publishes when it closes a checkpoint, else returns at once. */
+  afterLedger(store: PublishSource, ledger: number): PublishedCheckpoint | undefined {
+    return isCheckpointLedger(ledger) ? this.publish(store, ledger) : undefined;
+  }
+
+  /** Publishes the store's current state as checkpoint `checkpoint` (which must be the store's state ledger). */
+  publish(store: PublishSource, checkpoint: number): PublishedCheckpoint {
+    assertCheckpoint(checkpoint);
+    const row = store.ledger(checkpoint);
+    if (!row) throw new Error(`cannot publish checkpoint ${checkpoint}: the ledger is not stored`);
+
+    const { hash, entries } = this.writeStateBucket(store, row.protocolVersion);
+    const ledgerFile = this.writeLedgerHeaders(store, checkpoint);
+
+    const has: HistoryArchiveState = {
+      version: row.protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE ? HAS_VERSION_WITH_HOT_ARCHIVE : HAS_VERSION_BEFORE_HOT_ARCHIVE,
+      server: this.server,
+      currentLedger: checkpoint,
+      networkPassphrase: this.networkPassphrase,
+      currentBuckets: emptyBucketLevels(),
+    };
+    has.currentBuckets[0].curr = hash;
+    if (has.version === HAS_VERSION_WITH_HOT_ARCHIVE) has.hotArchiveBuckets = emptyBucketLevels();
+    const json = new TextEncoder().encode(serializeHistoryArchiveState(has));
+    this.writeAtomically(checkpointStatePath(checkpoint), json);
+    this.writeAtomically(ROOT_STATE_PATH, json);
+    return { checkpoint, bucketHash: hash, entries, ledgerFile };
+  }
+
+  /**
+   * Streams every entry into a temporary gzip file (a sequence of gzip members, which every gunzip
+   * reads as one stream) while hashing the uncompressed content, then renames it to its hash.
+   */
+  private writeStateBucket(store: PublishSource, protocolVersion: number): { hash: string; entries: number } {
+    const bucketRoot = join(this.folder, 'bucket');
+    mkdirSync(bucketRoot, { recursive: true });
+    const tmp = join(bucketRoot, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const fd = openSync(tmp, 'w');
+    let entries = 0;
+    let contentBytes = 0;
+    try {
+      const digest = createHash('sha256');
+      let pending: Uint8Array[] = [];
+      let pendingBytes = 0;
+      const flush = () => {
+        if (pendingBytes === 0) return;
+        writeAll(fd, gzipSync(Buffer.concat(pending)));
+        pending = [];
+        pendingBytes = 0;
+      };
+      const add = (record: Uint8Array) => {
+        const framed = frameRecord(record);
+        digest.update(framed);
+        pending.push(framed);
+        pendingBytes += framed.length;
+        contentBytes += framed.length;
+        if (pendingBytes >= GZIP_MEMBER_BYTES) flush();
+      };
+      if (protocolVersion >= FIRST_PROTOCOL_WITH_METAENTRY) {
+        add(xdr.BucketEntry.schema.encode({
+          type: -1,
+          metaEntry: {
+            ledgerVersion: protocolVersion,
+            ext: protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE ? { v: 1, bucketListType: LIVE_BUCKET_LIST } : { v: 0 },
+          },
+        }));
+      }
+      for (const e of store.allEntries()) {
+        // A LIVEENTRY is its discriminant followed by the LedgerEntry XDR, which the store holds as is.
+        add(Buffer.concat([LIVEENTRY, e.entry]));
+        entries++;
+      }
+      flush();
+      fsyncSync(fd);
+      closeSync(fd);
+      // Core names an empty bucket by the zero hash and stores no file for it.
+      if (contentBytes === 0) { rmSync(tmp, { force: true }); return { hash: ZERO_HASH, entries }; }
+      const hash = digest.digest('hex');
+      const target = join(this.folder, bucketPath(hash));
+      if (existsSync(target)) {
+        rmSync(tmp, { force: true });   // the state did not change since a previous checkpoint
+      } else {
+        mkdirSync(dirname(target), { recursive: true });
+        renameSync(tmp, target);
+      }
+      return { hash, entries };
+    } catch (e) {
+      try { closeSync(fd); } catch { /* already closed */ }
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  /** The checkpoint's LedgerHeaderHistoryEntry records; skipped (false) when one of its ledgers is not stored. */
+  private writeLedgerHeaders(store: PublishSource, checkpoint: number): boolean {
+    const records: Uint8Array[] = [];
+    for (let seq = firstLedgerOfCheckpoint(checkpoint); seq <= checkpoint; seq++) {
+      const row = store.ledger(seq);
+      if (!row) return false;
+      records.push(frameRecord(row.header));
+    }
+    this.writeAtomically(checkpointFilePath('ledger', checkpoint), gzipSync(Buffer.concat(records)));
+    return true;
+  }
+
+  private writeAtomically(path: string, bytes: Uint8Array): void {
+    const target = join(this.folder, path);
+    mkdirSync(dirname(target), { recursive: true });
+    const tmp = `${target}.tmp-${process.pid}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeAll(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+}

@@ -1,0 +1,76 @@
+// sendTransaction on a followed network: the envelope goes to stellar-core's HTTP `/tx`, and core's
+// verdict is mapped as the reference node maps it (reference-node.md section 6).
+import { Reader } from '@stellar/js-xdr';
+import { xdr } from '@stellar/stellar-sdk';
+import type { SubmitResult, SubmitStatus, TransactionSubmitter } from '../rpc/methods/types.ts';
+import { networkIdOf, toBase64 } from '../xdr/codec.ts';
+import { decodeEnvelope, transactionHash } from '../xdr/transactions.ts';
+
+/** Core threw while handling the transaction: the reference answers -32603 with this text. */
+export class CoreExceptionError extends Error {}
+/** Core answered with a status the API does not know: -32603 "invalid status from stellar-core". */
+export class CoreStatusError extends Error {}
+
+interface CoreTxResponse {
+  exception?: string;
+  status?: string;
+  error?: string;              // base64 TransactionResult, status ERROR
+  diagnostic_events?: string;  // base64 of an XDR array of DiagnosticEvent, status ERROR
+}
+
+const PASSED_THROUGH = new Set<SubmitStatus>(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER']);
+
+export class CoreSubmitter implements TransactionSubmitter {
+  private readonly url: string;
+  private readonly timeoutMs: number;
+  private readonly networkId: Uint8Array;
+
+  constructor(opts: { coreUrl: string; timeoutSeconds: number; networkPassphrase: string }) {
+    this.url = opts.coreUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutSeconds * 1000;
+    this.networkId = networkIdOf(opts.networkPassphrase);
+  }
+
+  async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
+    const hash = transactionHash(this.networkId, decodeEnvelope(envelopeXdr));
+    const res = await fetch(`${this.url}/tx?blob=${encodeURIComponent(toBase64(envelopeXdr))}`, {
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (!res.ok) throw new Error(`stellar-core /tx: HTTP ${res.status}`);
+    return mapCoreResponse((await res.json()) as CoreTxResponse, hash);
+  }
+}
+
+export function mapCoreResponse(body: CoreTxResponse, hash: Uint8Array): SubmitResult {
+  if (body.exception) throw new CoreExceptionError(body.exception);
+  const status = body.status as SubmitStatus;
+  if (PASSED_THROUGH.has(status)) return { status, hash };
+  if (status !== 'ERROR') throw new CoreStatusError(`stellar-core answered status ${JSON.stringify(body.status)}`);
+  return {
+    status,
+    hash,
+    errorResult: body.error ? Buffer.from(body.error, 'base64') : undefined,
+    diagnosticEvents: body.diagnostic_events ? splitDiagnosticEvents(Buffer.from(body.diagnostic_events, 'base64')) : [],
+  };
+}
+
+/** Core sends the events as one XDR array; the API reports each event's XDR on its own. */
+export function splitDiagnosticEvents(bytes: Uint8Array): Uint8Array[] {
+  const reader = new Reader(bytes);
+  const count = reader.readUint32('diagnostic_events');
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = reader.offset;
+    xdr.DiagnosticEvent.schema._read(reader, `diagnostic_events[${i}]`);
+    out.push(bytes.subarray(start, reader.offset));
+  }
+  if (reader.remaining !== 0) throw new Error(`diagnostic_events: ${reader.remaining} bytes after ${count} events`);
+  return out;
+}
+
+/** The other direction, for a node that plays core's /tx (the standalone network). */
+export function joinDiagnosticEvents(events: Uint8Array[]): Uint8Array {
+  const head = new Uint8Array(4);
+  new DataView(head.buffer).setUint32(0, events.length);
+  return Buffer.concat([head, ...events]);
+}

@@ -1,0 +1,36 @@
+// A following node's /friendbot: forwards to the network's faucet and answers only once this node
+// has ingested the funding ledger. Clients (the JS SDK's fundAddress) read the funding transaction
+// back from the node right after the faucet answers; a node a ledger behind would say NOT_FOUND.
+import type { FastifyInstance } from 'fastify';
+import type { StoreReader } from '../store/types.ts';
+
+export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: string; store: StoreReader; waitMs?: number }): void {
+  const handler = async (req: { query: unknown; method: string }, reply: { code(n: number): { send(b: unknown): unknown } }) => {
+    const addr = (req.query as Record<string, unknown>)?.addr;
+    const url = new URL(opts.upstream);
+    if (typeof addr === 'string') url.searchParams.set('addr', addr);
+    let res: Response;
+    try {
+      res = await fetch(url, { method: req.method === 'POST' ? 'POST' : 'GET', signal: AbortSignal.timeout(30_000) });
+    } catch (e) {
+      return reply.code(502).send({ status: 502, title: 'friendbot unreachable', detail: (e as Error).message });
+    }
+    const text = await res.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch { /* not JSON: pass it on as is */ }
+    const ledger = (body as { ledger?: unknown })?.ledger;
+    if (res.ok && typeof ledger === 'number') await waitForLedger(opts.store, ledger, opts.waitMs ?? 15_000);
+    return reply.code(res.status).send(body);
+  };
+  for (const path of ['/friendbot', '/friendbot/']) {
+    app.get(path, handler);
+    app.post(path, handler);
+  }
+}
+
+async function waitForLedger(store: StoreReader, ledger: number, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while ((store.ledgerRange()?.latest.sequence ?? 0) < ledger && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,35 @@
+// One ledger from an outside source, checked before anything of it is stored: it decodes, its
+// header hashes to the hash it claims, it is the ledger the source said, and it chains onto the
+// ledger stored before it. Transaction hashes are recomputed under our passphrase when ingestion
+// matches results to envelopes, so a ledger of another network fails there.
+import { xdr } from '@stellar/stellar-sdk';
+import { bytesEqual, sha256, toHex } from '../xdr/codec.ts';
+import type { RawLedger } from '../sources/ledgerSource.ts';
+import type { IngestBatch } from '../store/types.ts';
+import { fastLedgerToBatch } from './ledgerToBatch.ts';
+
+export class CorruptLedgerError extends Error {}
+
+/** The rows of one outside ledger, after the checks above; throws CorruptLedgerError otherwise. */
+export function verifiedLedgerBatch(raw: RawLedger, networkId: Uint8Array, previousHash: Uint8Array | undefined): IngestBatch {
+  let batch: IngestBatch;
+  try {
+    batch = fastLedgerToBatch(raw.bytes, networkId);
+  } catch (e) {
+    throw new CorruptLedgerError(`ledger ${raw.sequence}: ${(e as Error).message}`);
+  }
+  // Only the header is decoded here: the rest was decoded once, by the batch builder.
+  const entry = xdr.LedgerHeaderHistoryEntry.schema.decode(batch.ledger.header);
+  const header = entry.header;
+  if (header.ledgerSeq !== raw.sequence) {
+    throw new CorruptLedgerError(`ledger ${raw.sequence}: the meta holds ledger ${header.ledgerSeq}`);
+  }
+  const computed = sha256(xdr.LedgerHeader.schema.encode(header));
+  if (!bytesEqual(computed, entry.hash)) {
+    throw new CorruptLedgerError(`ledger ${raw.sequence}: header hashes to ${toHex(computed)}, the meta says ${toHex(entry.hash)}`);
+  }
+  if (previousHash && !bytesEqual(header.previousLedgerHash, previousHash)) {
+    throw new CorruptLedgerError(`ledger ${raw.sequence}: previous ledger hash ${toHex(header.previousLedgerHash)} does not match the stored ledger ${raw.sequence - 1} (${toHex(previousHash)})`);
+  }
+  return batch;
+}

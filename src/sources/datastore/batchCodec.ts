@@ -1,0 +1,94 @@
+// A datastore file: an XDR LedgerCloseMetaBatch, usually zstd-compressed:
+//   struct LedgerCloseMetaBatch { uint32 startSequence; uint32 endSequence; LedgerCloseMeta ledgerCloseMetas<>; }
+// Each LedgerCloseMeta is handed on as the exact bytes the file holds (sliced, never re-encoded).
+import { zstdCompressSync } from 'node:zlib';
+import { xdr } from '@stellar/stellar-sdk';
+import { Reader } from '@stellar/js-xdr';
+import type { RawLedger } from '../ledgerSource.ts';
+import { ledgerSequenceOf } from '../closeMetaSequence.ts';
+import { decompressZstd, startsWithZstdMagic } from '../zstdFrames.ts';
+
+/** startSequence, endSequence, and the array's length. */
+const PREFIX_BYTES = 12;
+
+export interface DecodeOptions {
+  /**
+   * How much of each LedgerCloseMeta to check. 'header' reads only the header (its ledger
+   * sequence): a compressed file is already protected by zstd's framing, and a full decode of a
+   * busy ledger costs ~100 ms. 'full' checks the whole structure, which is what tells a truncated
+   * uncompressed file. Default: 'header' for zstd files, 'full' for plain ones. Batches of several
+   * ledgers are always walked fully, since that is how their boundaries are found.
+   */
+  verify?: 'header' | 'full';
+}
+
+/**
+ * The ledgers of one datastore file, compressed or not (told by the zstd magic, not the name).
+ * Throws, naming `file`, on truncated or corrupt data and on sequences other than the file claims.
+ */
+export function decodeBatch(file: Uint8Array, name: string, opts: DecodeOptions = {}): RawLedger[] {
+  const compressed = startsWithZstdMagic(file);
+  const bytes = compressed ? decompressZstd(file, name) : file;
+  const verify = opts.verify ?? (compressed ? 'header' : 'full');
+  if (bytes.length < PREFIX_BYTES) {
+    throw new Error(`${name}: truncated LedgerCloseMetaBatch (${bytes.length} bytes, not even its ${PREFIX_BYTES}-byte prefix)`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = view.getUint32(0);
+  const end = view.getUint32(4);
+  const count = view.getUint32(8);
+  if (end < start) throw new Error(`${name}: corrupt LedgerCloseMetaBatch (endSequence ${end} < startSequence ${start})`);
+  if (count !== end - start + 1) {
+    throw new Error(`${name}: LedgerCloseMetaBatch ${start}-${end} holds ${count} ledgers, expected ${end - start + 1}`);
+  }
+
+  if (count === 1 && verify === 'header') {
+    const lcm = bytes.subarray(PREFIX_BYTES);
+    checkSequence(ledgerSequenceOf(lcm, `${name}: ledger ${start}`), start, name);
+    return [{ sequence: start, bytes: lcm }];
+  }
+
+  const ledgers: RawLedger[] = [];
+  const body = bytes.subarray(PREFIX_BYTES);
+  const reader = new Reader(body);
+  for (let i = 0; i < count; i++) {
+    const from = reader.offset;
+    try {
+      xdr.LedgerCloseMeta.schema._read(reader, 'ledgerCloseMeta');
+    } catch (e) {
+      throw new Error(`${name}: truncated or corrupt LedgerCloseMeta for ledger ${start + i} (${(e as Error).message})`);
+    }
+    const lcm = body.subarray(from, reader.offset);
+    checkSequence(ledgerSequenceOf(lcm, `${name}: ledger ${start + i}`), start + i, name);
+    ledgers.push({ sequence: start + i, bytes: lcm });
+  }
+  if (reader.remaining !== 0) {
+    throw new Error(`${name}: ${reader.remaining} stray bytes after the ${count} ledgers of LedgerCloseMetaBatch ${start}-${end}`);
+  }
+  return ledgers;
+}
+
+/** A datastore file holding `ledgers` (consecutive, at least one), zstd-compressed or plain. */
+export function encodeBatch(ledgers: RawLedger[], compress: boolean): Uint8Array {
+  if (ledgers.length === 0) throw new Error('encodeBatch: no ledgers');
+  const start = ledgers[0].sequence;
+  let size = PREFIX_BYTES;
+  ledgers.forEach((l, i) => {
+    if (l.sequence !== start + i) throw new Error(`encodeBatch: ledger ${l.sequence} follows ${start + i - 1}, expected ${start + i}`);
+    size += l.bytes.length;
+  });
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, start);
+  view.setUint32(4, start + ledgers.length - 1);
+  view.setUint32(8, ledgers.length);
+  let at = PREFIX_BYTES;
+  for (const l of ledgers) { out.set(l.bytes, at); at += l.bytes.length; }
+  if (!compress) return out;
+  const z = zstdCompressSync(out);
+  return new Uint8Array(z.buffer, z.byteOffset, z.byteLength);
+}
+
+function checkSequence(found: number, expected: number, name: string): void {
+  if (found !== expected) throw new Error(`${name}: holds ledger ${found} where the batch says ${expected}`);
+}

@@ -1,0 +1,77 @@
+// Follow mode's parts from the configuration: which ledger source (datastore, meta stream, captive
+// core), which history archive the ledger state comes from, and the ingester that joins them.
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/types.ts';
+import type { LedgerSource } from './ledgerSource.ts';
+import { openDatastoreSource } from './datastore/datastoreSource.ts';
+import { MetaStreamSource } from './metaStream/metaStreamSource.ts';
+import { CaptiveCoreSource } from './metaStream/captiveCore.ts';
+import { HistoryArchive } from '../archive/historyArchive.ts';
+import { bootstrapState } from '../archive/stateBootstrap.ts';
+import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
+import { LedgerIngester, type StateBootstrapper } from '../ingest/ledgerIngester.ts';
+import { networkIdOf } from '../xdr/codec.ts';
+
+export function createLedgerSource(config: Config): LedgerSource {
+  if (config.metaStream) return new MetaStreamSource({ path: config.metaStream });
+  if (config.stellarCoreBinaryPath) {
+    return new CaptiveCoreSource({ binaryPath: config.stellarCoreBinaryPath, configPath: config.captiveCoreConfigPath, networkPassphrase: config.networkPassphrase });
+  }
+  if (config.datastore) {
+    return openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
+  }
+  throw new Error('following a network needs a ledger source: --datastore, --meta-stream or --stellar-core-binary-path');
+}
+
+export function createFollowIngester(
+  store: Store, config: Config, logger: Logger,
+  hooks: { onLedger: (seq: number) => void; observeIngestion: (type: string, seconds: number) => void },
+): LedgerIngester & { sourceDescription: string } {
+  const source = createLedgerSource(config);
+  const archives = config.historyArchiveUrls.split(',').map((u) => u.trim()).filter(Boolean);
+  const ingester = new LedgerIngester({
+    store, source, logger,
+    networkId: networkIdOf(config.networkPassphrase),
+    retentionWindow: config.historyRetentionWindow,
+    bootstrapState: archives.length ? archiveBootstrapper(store, archives, config.networkPassphrase, logger) : undefined,
+    ...hooks,
+  });
+  return Object.assign(ingester, { sourceDescription: source.description });
+}
+
+/**
+ * Bootstraps from the first archive that answers, at its latest checkpoint no newer than the
+ * source's tip (the ledgers after it must be there). An archive without a checkpoint yet (a new
+ * network) is waited for, as the reference does.
+ */
+function archiveBootstrapper(store: Store, urls: string[], passphrase: string, logger: Logger): StateBootstrapper {
+  return async (notAfter, signal) => {
+    let attempt = 0;
+    for (;;) {
+      for (const url of urls) {
+        const archive = HistoryArchive.open(url);
+        try {
+          const root = await archive.rootState();
+          // A checkpoint the source already has the next ledgers of; else the newest (ingestion waits).
+          const older = notAfter !== undefined && notAfter >= 63 && root.currentLedger > notAfter ? latestCheckpointAtOrBefore(notAfter) : undefined;
+          const checkpoint = older ?? root.currentLedger;
+          logger.info({ archive: archive.description, checkpoint }, 'bootstrapping the ledger state from a history archive');
+          let lastLog = 0;
+          const result = await bootstrapState(store, archive, checkpoint, (p) => {
+            if (p.done || Date.now() - lastLog > 5000) {
+              lastLog = Date.now();
+              logger.info({ bucket: `${p.index + 1}/${p.buckets}`, list: p.list, entries: p.entries, bytes: p.bytes }, 'reading buckets');
+            }
+          }, { networkPassphrase: passphrase });
+          return result.checkpoint;
+        } catch (e) {
+          if (signal.aborted) throw e;
+          if (attempt++ % 10 === 0) logger.warn({ err: (e as Error).message, archive: archive.description }, 'history archive not usable yet; retrying');
+        }
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      if (signal.aborted) throw signal.reason;
+    }
+  };
+}

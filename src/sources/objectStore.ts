@@ -1,0 +1,192 @@
+// Read access to a tree of files addressed by relative keys ("FFFFFFFF--0-63999/FFFFFFFF--0.xdr.zst",
+// ".well-known/stellar-history.json"): a local folder, or a bucket over HTTPS. Datastores and history
+// archives are both read through this. Public buckets only: gs:// and s3:// URLs are mapped to their
+// anonymous HTTPS endpoints (no request signing).
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+export interface ObjectStore {
+  readonly description: string;
+  /** The object's bytes, or undefined when it does not exist (any other failure throws). */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * The object's bytes as a stream of chunks, or undefined when it does not exist: for objects too
+   * large to hold in memory (history-archive buckets run to gigabytes). Optional; callers fall back to get().
+   */
+  stream?(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
+  /** Whether the object exists, without fetching it (a HEAD, a stat). Optional; callers fall back to get(). */
+  exists?(key: string): Promise<boolean>;
+  /**
+   * The names directly under a folder key ("" for the root; sub-folders end in "/"), or undefined
+   * when there is no such folder. Only stores that list cheaply have it (a local folder).
+   */
+  list?(folder: string): Promise<string[] | undefined>;
+}
+
+export interface HttpOptions {
+  /** Per request, milliseconds. */
+  timeoutMs?: number;
+  /** Retries of a failed request (network error, 5xx, 429), with backoff. Not-found is not retried. */
+  retries?: number;
+}
+
+/** A store from a location: a folder path, file://, http(s)://, gs://bucket/prefix or s3://bucket/prefix. */
+export function openObjectStore(location: string, http: HttpOptions = {}): ObjectStore {
+  if (/^https?:\/\//i.test(location)) return new HttpObjectStore(location, http);
+  const gs = /^gs:\/\/([^/]+)\/?(.*)$/i.exec(location);
+  if (gs) return new HttpObjectStore(`https://storage.googleapis.com/${gs[1]}/${gs[2]}`, http, location);
+  const s3 = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(location);
+  if (s3) return new HttpObjectStore(`https://${s3[1]}.s3.amazonaws.com/${s3[2]}`, http, location);
+  if (/^file:\/\//i.test(location)) return new FolderObjectStore(new URL(location).pathname);
+  return new FolderObjectStore(location);
+}
+
+export class FolderObjectStore implements ObjectStore {
+  readonly description: string;
+  private readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+    this.description = this.root;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      const buf = await readFile(join(this.root, key));
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  async stream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    try {
+      const handle = await open(join(this.root, key));
+      return handle.createReadStream({ highWaterMark: 1 << 20 });  // closes the handle at end or error
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(join(this.root, key))).isFile();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw e;
+    }
+  }
+
+  async list(folder: string): Promise<string[] | undefined> {
+    try {
+      const entries = await readdir(join(this.root, folder), { withFileTypes: true });
+      return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw e;
+    }
+  }
+}
+
+export class HttpObjectStore implements ObjectStore {
+  readonly description: string;
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+
+  constructor(base: string, opts: HttpOptions = {}, description?: string) {
+    this.base = base.endsWith('/') ? base : `${base}/`;
+    this.description = description ?? base;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.retries = opts.retries ?? 3;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const url = this.urlOf(key);
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs) });
+        // Buckets answer 403 for a missing key when listing is not public (S3): treat both as absent.
+        if (res.status === 404 || res.status === 403) { await res.body?.cancel(); return undefined; }
+        if (res.ok) return new Uint8Array(await res.arrayBuffer());
+        lastError = new Error(`GET ${url}: HTTP ${res.status}`);
+        await res.body?.cancel();
+        if (res.status < 500 && res.status !== 429) break;
+      } catch (e) {
+        lastError = new Error(`GET ${url}: ${(e as Error).message}`);
+      }
+    }
+    throw lastError;
+  }
+
+  /**
+   * Retries apply until the response starts; after that a failure ends the stream with an error. The
+   * timeout is per chunk (idle time), not for the whole body, which may take minutes for a large bucket.
+   */
+  async stream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    const url = this.urlOf(key);
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
+      const abort = new AbortController();
+      let timer = setTimeout(() => abort.abort(new Error(`no data for ${this.timeoutMs} ms`)), this.timeoutMs);
+      try {
+        const res = await fetch(url, { signal: abort.signal });
+        if (res.status === 404 || res.status === 403) { clearTimeout(timer); await res.body?.cancel(); return undefined; }
+        if (res.ok && res.body) {
+          const body = res.body;
+          const timeoutMs = this.timeoutMs;
+          return (async function* idleTimed() {
+            try {
+              for await (const chunk of body) {
+                clearTimeout(timer);
+                timer = setTimeout(() => abort.abort(new Error(`no data for ${timeoutMs} ms`)), timeoutMs);
+                yield chunk;
+              }
+            } catch (e) {
+              throw new Error(`GET ${url}: ${(e as Error).message}`);
+            } finally {
+              clearTimeout(timer);
+            }
+          })();
+        }
+        clearTimeout(timer);
+        lastError = new Error(`GET ${url}: HTTP ${res.status}`);
+        await res.body?.cancel();
+        if (res.status < 500 && res.status !== 429) break;
+      } catch (e) {
+        clearTimeout(timer);
+        lastError = new Error(`GET ${url}: ${(e as Error).message}`);
+      }
+    }
+    throw lastError;
+  }
+
+  /** A HEAD request, retried like get(). */
+  async exists(key: string): Promise<boolean> {
+    const url = this.urlOf(key);
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
+      try {
+        const res = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(this.timeoutMs) });
+        await res.body?.cancel();
+        if (res.status === 404 || res.status === 403) return false;
+        if (res.ok) return true;
+        lastError = new Error(`HEAD ${url}: HTTP ${res.status}`);
+        if (res.status < 500 && res.status !== 429) break;
+      } catch (e) {
+        lastError = new Error(`HEAD ${url}: ${(e as Error).message}`);
+      }
+    }
+    throw lastError;
+  }
+
+  private urlOf(key: string): string {
+    return this.base + key.split('/').map(encodeURIComponent).join('/');
+  }
+}

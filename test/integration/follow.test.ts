@@ -1,0 +1,162 @@
+// Two instances: A is the standalone network, publishing a SEP-54 datastore and a history archive;
+// B follows A as it would follow testnet (state from A's archive, ledgers from A's datastore,
+// transactions to A's core-compatible /tx). The official JS SDK runs its whole flow against B only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Account, Asset, Keypair, Operation, TransactionBuilder, rpc } from '@stellar/stellar-sdk';
+import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { PASSPHRASE, clientFor, expectSuccess, sendAndPoll, uploadAndDeploy } from './support/contracts.ts';
+import { pageToEnd } from './support/events.ts';
+import { accountEntry, resultCode } from './support/sdk.ts';
+
+const CHECKPOINT = 63;
+/** What the faucet gives (10,000 XLM), in stroops. */
+const FUNDED = 100_000_000_000n;
+
+async function latest(node: NodeProcess): Promise<number> {
+  return (await node.rpc('getLatestLedger')).result?.sequence ?? 0;
+}
+
+async function oldestLedger(node: NodeProcess): Promise<number> {
+  const health = await node.rpc('getHealth');
+  assert.ok(health.result, JSON.stringify(health));
+  return health.result.oldestLedger;
+}
+
+async function waitFor(what: string, cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function startA(dir: string): Promise<NodeProcess> {
+  return startNodeProcess({ args: [
+    '--ledger-close-interval', '50ms', '--log-level', 'warn',
+    '--publish-datastore', join(dir, 'datastore'), '--publish-history-archive', join(dir, 'archive'),
+  ] });
+}
+
+function startB(dir: string, a: NodeProcess, dbPath?: string): Promise<NodeProcess> {
+  return startNodeProcess({
+    dbPath, readyTimeoutMs: 60_000, readyWhenListening: true,
+    args: [
+      '--log-level', 'info', '--network-passphrase', PASSPHRASE,
+      '--datastore', join(dir, 'datastore'), '--datastore-poll-interval', '20ms',
+      '--history-archive-urls', join(dir, 'archive'),
+      '--stellar-core-url', a.url, '--friendbot-url', `${a.url}/friendbot`,
+    ],
+  });
+}
+
+/** B's ledgers equal A's, hash for hash, over B's whole range, and so do their transactions. */
+async function assertSameChain(a: NodeProcess, b: NodeProcess): Promise<void> {
+  const oldest = await oldestLedger(b);
+  const bLatest = await latest(b);
+  let next = oldest;
+  while (next <= bLatest) {
+    const limit = Math.min(200, bLatest - next + 1);
+    const [la, lb] = await Promise.all([a, b].map((n) => n.rpc('getLedgers', { startLedger: next, pagination: { limit } })));
+    assert.deepEqual(lb.result.ledgers.map((l: any) => [l.sequence, l.hash]), la.result.ledgers.map((l: any) => [l.sequence, l.hash]),
+      `ledgers ${next}..${next + limit - 1}`);
+    next += limit;
+  }
+  const [ta, tb] = await Promise.all([a, b].map((n) => n.rpc('getTransactions', { startLedger: oldest, pagination: { limit: 200 } })));
+  const upTo = (list: any[]) => list.filter((t) => t.ledger <= bLatest).map((t) => [t.ledger, t.applicationOrder, t.txHash]);
+  assert.deepEqual(upTo(tb.result.transactions), upTo(ta.result.transactions));
+}
+
+test('B follows A from its datastore and history archive; the JS SDK works end to end against B', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-two-'));
+  const a = await startA(dir);
+  let b: NodeProcess | undefined;
+  try {
+    await waitFor('A to publish its first checkpoint', async () => (await latest(a)) > CHECKPOINT + 1);
+    b = await startB(dir, a);
+    await waitFor('B to catch up with A', async () => (await latest(b!)) >= (await latest(a)) - 2);
+    assert.match(b.output(), /bootstrapped/, 'state came from the archive');
+
+    const s = new rpc.Server(b.url, { allowHttp: true });
+    const network = await s.getNetwork();
+    assert.equal(network.passphrase, PASSPHRASE);
+    assert.equal(network.friendbotUrl, `${b.url}/friendbot`);
+
+    // fund through B's faucet (A's, proxied), then read the account from B's state
+    const alice = Keypair.random(), bob = Keypair.random();
+    await s.fundAddress(alice.publicKey());
+    await s.fundAddress(bob.publicKey());
+    const before = await s.getAccount(alice.publicKey());
+    const firstSequence = before.sequenceNumber();
+
+    // pay: built from B's state, sent through B to A's /tx, found by polling B
+    const pay = new TransactionBuilder(before, { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(Operation.payment({ destination: bob.publicKey(), asset: Asset.native(), amount: '25' }))
+      .setTimeout(30).build();
+    pay.sign(alice);
+    const paid = expectSuccess(await sendAndPoll(s, pay));
+    assert.ok(paid.ledger > CHECKPOINT);
+    assert.equal((await accountEntry(s, bob.publicKey())).balance, FUNDED + 250_000_000n, 'B\'s state has the payment');
+
+    // an error answered by A's core endpoint comes back through B with the TransactionResult
+    const stale = new TransactionBuilder(new Account(alice.publicKey(), firstSequence), { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(Operation.payment({ destination: bob.publicKey(), asset: Asset.native(), amount: '1' }))
+      .setTimeout(30).build();
+    stale.sign(alice);
+    const bad = await s.sendTransaction(stale);
+    assert.equal(bad.status, 'ERROR');
+    assert.equal(resultCode(bad.errorResult!.toXdr()), -5 /* txBAD_SEQ */);
+
+    // deploy and invoke a contract: simulated on B (state from A's archive + A's ledgers)
+    const { contractId } = await uploadAndDeploy(s, alice, 'counter');
+    const counter = await clientFor(b.url, contractId, alice);
+    const values: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = await (await counter.increment({ by: i + 1 })).signAndSend();
+      values.push(Number(sent.result));
+    }
+    assert.deepEqual(values, [1, 3, 6], "the running count, simulated and applied through B");
+
+    // the contract's events, read from B
+    const { events } = await pageToEnd(s, { startLedger: paid.ledger, filters: [{ type: 'contract', contractIds: [contractId] }] }, 10);
+    assert.equal(events.length, 3);
+
+    await assertSameChain(a, b);
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+});
+
+test('B killed mid-ingest and restarted loses and duplicates nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-kill-'));
+  const a = await startA(dir);
+  let b: NodeProcess | undefined;
+  try {
+    // transactions in many ledgers, so B's backfill has work to lose or repeat
+    const s = new rpc.Server(a.url, { allowHttp: true });
+    const payer = Keypair.random();
+    await s.fundAddress(payer.publicKey());
+    for (let i = 0; i < 20; i++) await s.fundAddress(Keypair.random().publicKey());
+    await waitFor('a few checkpoints on A', async () => (await latest(a)) > 3 * (CHECKPOINT + 1));
+
+    b = await startB(dir, a);
+    const dbPath = b.dbPath;
+    await waitFor('B to be mid-ingest', async () => (await latest(b!)) > 10);
+    await b.stop('SIGKILL');
+
+    b = await startB(dir, a, dbPath);
+    await waitFor('B to catch up after the restart', async () => (await latest(b!)) >= (await latest(a)) - 2);
+    await assertSameChain(a, b);
+    const fundings = (await b.rpc('getTransactions', { startLedger: await oldestLedger(b), pagination: { limit: 200 } })).result.transactions;
+    const hashes = fundings.map((t: any) => t.txHash);
+    assert.equal(new Set(hashes).size, hashes.length, 'no transaction stored twice');
+    assert.ok(hashes.length >= 21);
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+});

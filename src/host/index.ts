@@ -3,7 +3,7 @@
 //   node's SQLite database (for simulateTransaction);
 // - genesisConfigSettingEntries(): the network configuration a fresh protocol-28 network starts
 //   with, as LedgerEntry XDR (for the ledger engine's genesis);
-// - hostInfo(): the host's versions and the one protocol it runs.
+// - hostInfo(): the host's versions, the protocol apply runs and the protocols simulation runs.
 import { loadNative, type NativeHostInfo } from './native.ts';
 
 export { PreflightQueueFullError, Simulator } from './simulator.ts';

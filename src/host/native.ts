@@ -65,10 +65,15 @@ export interface NativeSimulationResult {
   memoryBytes: number;
   restorePreamble?: { transactionData: string; minResourceFee: number } | null;
   latestLedger: number;
+  /** The protocol of the host line that ran the simulation; 0 when none did (optional for test doubles). */
+  hostProtocol?: number;
 }
 
 export interface NativeHostInfo {
+  /** The protocol apply runs (the current host line's). */
   protocolVersion: number;
+  /** The protocols simulation runs, oldest first: the previous host line's and the current one's. */
+  simulationProtocols: number[];
   sorobanEnvHostVersion: string;
   stellarXdrVersion: string;
   addonVersion: string;
@@ -154,7 +159,8 @@ export interface NativeLedgerRows {
   sequence: number;
   closeTime: number;
   protocolVersion: number;
-  bytes: Buffer;
+  /** Every byte field, back to back (a Buffer from the addon; a Uint8Array after a worker hop). */
+  bytes: Uint8Array;
   /** Ledger hash, then LedgerHeaderHistoryEntry XDR, as offset and length each. */
   ledger: Uint32Array;
   /** 9 words per transaction: hash offset, inner hash offset or 0xffffffff, flags (1 successful, 2 fee bump), envelope/result/meta offset and length. */

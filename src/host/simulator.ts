@@ -4,7 +4,9 @@
 //
 // Each simulation runs in the addon off the event loop (a libuv threadpool task that runs the host
 // on its own big-stack thread) and reads ledger state from the node's SQLite file in one read
-// transaction, against the latest stored ledger unless `ledger` says otherwise. The bound keeps
+// transaction, against the latest stored ledger unless `ledger` says otherwise, on the host line of
+// that ledger's protocol (the addon carries the current and the previous one; hostInfo() lists
+// them; another protocol is an `error` result). The bound keeps
 // some of libuv's threads (4 by default, shared with fs/dns/crypto) free for the rest of the node.
 // Beyond the running ones, at most `maxWaiting` wait in line; one more is refused with
 // PreflightQueueFullError (the reference's "preflight queue full"). A waiting call whose AbortSignal
@@ -78,6 +80,11 @@ export interface Simulation {
   cost: { cpuInsns: string; memBytes: string };
   restorePreamble?: { transactionData: string; minResourceFee: string };
   latestLedger: number;
+  /**
+   * The protocol of the host line that ran the simulation (the ledger's: the previous line serves
+   * networks not yet upgraded); absent when none did. For logs and metrics, not the RPC answer.
+   */
+  hostProtocol?: number;
 }
 
 export interface SimulatorOptions {
@@ -117,6 +124,7 @@ function normalize(r: NativeSimulationResult): Simulation {
     cost: { cpuInsns: String(r.cpuInstructions), memBytes: String(r.memoryBytes) },
     ...(preamble ? { restorePreamble: { transactionData: preamble.transactionData, minResourceFee: String(preamble.minResourceFee) } } : {}),
     latestLedger: r.latestLedger,
+    ...(r.hostProtocol ? { hostProtocol: r.hostProtocol } : {}),
   };
 }
 

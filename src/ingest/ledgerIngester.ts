@@ -9,7 +9,16 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
-import { verifiedLedgerBatch } from './verifiedLedger.ts';
+import type { IngestBatch } from '../store/types.ts';
+import { CorruptLedgerError, verifiedLedgerBatch } from './verifiedLedger.ts';
+import { LedgerRowsWorker } from './ledgerRowsWorker.ts';
+
+/** Ledgers converted ahead of the one being stored (each ~1-3 MB of rows in memory). */
+const CONVERT_AHEAD = 4;
+/** Most ledgers stored in one transaction while backfilling. */
+const GROUP_LEDGERS = 16;
+
+interface Converting { raw: RawLedger; batch: Promise<IngestBatch>; ready: boolean }
 
 /** Bootstraps the store's ledger state from a checkpoint no newer than `notAfter`; returns its ledger. */
 export type StateBootstrapper = (notAfter: number | undefined, signal: AbortSignal) => Promise<number>;
@@ -32,6 +41,7 @@ export interface LedgerIngesterOptions {
 export class LedgerIngester {
   private readonly o: LedgerIngesterOptions;
   private readonly abort = new AbortController();
+  private readonly converter = new LedgerRowsWorker();
   private running: Promise<void> | undefined;
   /** Set when ingestion gave up; the node keeps serving what it has. */
   failure: Error | undefined;
@@ -49,6 +59,7 @@ export class LedgerIngester {
   async stop(): Promise<void> {
     this.abort.abort(new Error('stopping'));
     await this.running;
+    await this.converter.close();
   }
 
   private async run(): Promise<void> {
@@ -66,25 +77,77 @@ export class LedgerIngester {
     logger.info({ from, tip, source: this.o.source.description }, 'ingesting');
     const progress = new BackfillProgress(from, tip, logger, this.o.progressIntervalMs ?? 5000);
 
-    let next = from;
     let failures = 0;
     const attempts = this.o.attempts ?? 5;
     while (!signal.aborted) {
+      const latest = store.latestLedger();
       try {
-        for await (const raw of this.o.source.ledgers(next, { signal })) {
-          this.ingest(raw, stateLedger);
-          next = raw.sequence + 1;
-          failures = 0;
-          progress.ledgerDone(raw.sequence);
-        }
+        await this.pipeline(latest ? latest.sequence + 1 : from, stateLedger, progress, () => { failures = 0; });
         return; // a bounded source (a stream file) ended
       } catch (e) {
         if (signal.aborted) return;
         failures++;
         if (failures >= attempts) throw e;
-        logger.warn({ err: e, ledger: next, attempt: failures }, 'ingestion failed; retrying');
+        logger.warn({ err: e, ledger: store.latestLedger()?.sequence, attempt: failures }, 'ingestion failed; retrying');
         await sleep(1000, signal);
       }
+    }
+  }
+
+  /**
+   * Reads, converts (on the worker thread, a few ledgers ahead) and stores, in order. Ledgers that
+   * are ready together (a backfill) are stored in one transaction, up to GROUP_LEDGERS; at the tip
+   * each ledger is stored as soon as it is converted.
+   */
+  private async pipeline(from: number, stateLedger: number, progress: BackfillProgress, stored: () => void): Promise<void> {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, stop.signal]);
+    const ahead = new BoundedQueue<Converting>(CONVERT_AHEAD);
+    const producer = (async () => {
+      try {
+        for await (const raw of this.o.source.ledgers(from, { signal })) {
+          const converting: Converting = { raw, batch: this.converter.convert(raw.bytes, this.o.networkId), ready: false };
+          converting.batch.then(() => { converting.ready = true; }, () => { converting.ready = true; });
+          await ahead.push(converting, signal);
+        }
+        ahead.end();
+      } catch (e) {
+        ahead.fail(e);
+      }
+    })();
+    try {
+      for (;;) {
+        const first = await ahead.shift();
+        if (!first) break;
+        const group = [first];
+        while (group.length < GROUP_LEDGERS && ahead.peek()?.ready) group.push((await ahead.shift())!);
+        const started = performance.now();
+        const batches: IngestBatch[] = [];
+        let previous = this.o.store.latestLedger();
+        for (const c of group) {
+          if (previous && c.raw.sequence !== previous.sequence + 1) {
+            throw new Error(`${this.o.source.description} gave ledger ${c.raw.sequence} after the stored ledger ${previous.sequence}`);
+          }
+          const converted = await c.batch.catch((e: Error) => { throw new CorruptLedgerError(`ledger ${c.raw.sequence}: ${e.message}`); });
+          const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
+          // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
+          if (c.raw.sequence <= stateLedger) batch.entryWrites = [];
+          batches.push(batch);
+          previous = batch.ledger;
+        }
+        this.o.store.ingestMany(batches, this.o.retentionWindow);
+        stored();
+        const seconds = (performance.now() - started) / 1000;
+        for (const b of batches) {
+          this.o.observeIngestion?.('total', seconds / batches.length);
+          this.o.onLedger?.(b.ledger.sequence);
+          progress.ledgerDone(b.ledger.sequence);
+        }
+      }
+    } finally {
+      stop.abort();
+      ahead.end();
+      await producer;
     }
   }
 
@@ -99,21 +162,6 @@ export class LedgerIngester {
     return from;
   }
 
-  /** Verifies and stores one ledger in one transaction. */
-  private ingest(raw: RawLedger, stateLedger: number): void {
-    const started = performance.now();
-    const { store } = this.o;
-    const previous = store.latestLedger();
-    if (previous && raw.sequence !== previous.sequence + 1) {
-      throw new Error(`${this.o.source.description} gave ledger ${raw.sequence} after the stored ledger ${previous.sequence}`);
-    }
-    const batch = verifiedLedgerBatch(raw, this.o.networkId, previous?.hash);
-    // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
-    if (raw.sequence <= stateLedger) batch.entryWrites = [];
-    store.ingest(batch, this.o.retentionWindow);
-    this.o.observeIngestion?.('total', (performance.now() - started) / 1000);
-    this.o.onLedger?.(raw.sequence);
-  }
 }
 
 /** Logs backfill progress (ledgers done, rate, time left) every few seconds until the start tip. */
@@ -145,6 +193,49 @@ class BackfillProgress {
       this.log.info({ done: count, total: this.tip! - this.from + 1, ledgersPerSecond: Math.round(rate * 10) / 10, secondsLeft: Math.round(left / rate) }, 'backfilling');
     }
   }
+}
+
+/** A queue of at most `limit` items between a producer and one consumer; end() or fail() closes it. */
+class BoundedQueue<T> {
+  private readonly items: T[] = [];
+  private readonly limit: number;
+  private ended = false;
+  private error: unknown;
+  private wake: (() => void) | undefined;
+
+  constructor(limit: number) { this.limit = limit; }
+
+  private notify(): void { const w = this.wake; this.wake = undefined; w?.(); }
+  private wait(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  async push(item: T, signal: AbortSignal): Promise<void> {
+    while (this.items.length >= this.limit && !this.ended && !signal.aborted) await this.wait(signal);
+    if (this.ended || signal.aborted) return;
+    this.items.push(item);
+    this.notify();
+  }
+
+  peek(): T | undefined { return this.items[0]; }
+
+  /** The next item; undefined once ended and drained; throws the producer's error after the items before it. */
+  async shift(): Promise<T | undefined> {
+    while (this.items.length === 0) {
+      if (this.error !== undefined) throw this.error;
+      if (this.ended) return undefined;
+      await this.wait();
+    }
+    const item = this.items.shift();
+    this.notify();
+    return item;
+  }
+
+  end(): void { this.ended = true; this.notify(); }
+  fail(e: unknown): void { this.error = e; this.ended = true; this.notify(); }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

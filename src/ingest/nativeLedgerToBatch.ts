@@ -15,7 +15,11 @@ const TX_FEE_BUMP = 2;
 const HASH_BYTES = 32;
 
 export function nativeLedgerToBatch(bytes: Uint8Array, networkId: Uint8Array): IngestBatch {
-  const rows = loadNative().ledgerToRows(bytes, networkId);
+  return batchFromNativeRows(loadNative().ledgerToRows(bytes, networkId), bytes);
+}
+
+/** Unpacks the addon's rows (made here or on a worker thread) into the batch of `bytes`. */
+export function batchFromNativeRows(rows: NativeLedgerRows, bytes: Uint8Array): IngestBatch {
   const view = viewsOf(rows.bytes);
   const sequence = rows.sequence;
   const transactions = transactionRows(rows, view);
@@ -38,7 +42,7 @@ export function nativeLedgerToBatch(bytes: Uint8Array, networkId: Uint8Array): I
 type View = (offset: number, length: number) => Uint8Array;
 
 /** Plain Uint8Array views (what the JS path produces, so batches compare equal). */
-function viewsOf(buf: Buffer): View {
+function viewsOf(buf: Uint8Array): View {
   const { buffer, byteOffset } = buf;
   return (offset, length) => new Uint8Array(buffer, byteOffset + offset, length);
 }

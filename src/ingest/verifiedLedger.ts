@@ -10,14 +10,19 @@ import { fastLedgerToBatch } from './ledgerToBatch.ts';
 
 export class CorruptLedgerError extends Error {}
 
-/** The rows of one outside ledger, after the checks above; throws CorruptLedgerError otherwise. */
-export function verifiedLedgerBatch(raw: RawLedger, networkId: Uint8Array, previousHash: Uint8Array | undefined): IngestBatch {
+/** Converts and checks one outside ledger in place; throws CorruptLedgerError when it fails. */
+export function convertVerifiedLedger(raw: RawLedger, networkId: Uint8Array, previousHash: Uint8Array | undefined): IngestBatch {
   let batch: IngestBatch;
   try {
     batch = fastLedgerToBatch(raw.bytes, networkId);
   } catch (e) {
     throw new CorruptLedgerError(`ledger ${raw.sequence}: ${(e as Error).message}`);
   }
+  return verifiedLedgerBatch(raw, batch, previousHash);
+}
+
+/** `batch` (converted from `raw`) after the checks above; throws CorruptLedgerError otherwise. */
+export function verifiedLedgerBatch(raw: RawLedger, batch: IngestBatch, previousHash: Uint8Array | undefined): IngestBatch {
   // Only the header is decoded here: the rest was decoded once, by the batch builder.
   const entry = xdr.LedgerHeaderHistoryEntry.schema.decode(batch.ledger.header);
   const header = entry.header;

@@ -126,6 +126,8 @@ export interface StateSink {
 
 export interface StoreWriter {
   ingest(batch: IngestBatch, retentionWindow: number): void;
+  /** Consecutive ledgers, all or nothing, in one write (a backfill's groups). */
+  ingestMany(batches: readonly IngestBatch[], retentionWindow: number): void;
   setMetadata(key: string, value: string): void;
   /**
    * Replaces the whole ledger state with what `fill` streams in (a history-archive checkpoint), and

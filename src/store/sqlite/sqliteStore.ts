@@ -28,6 +28,9 @@ export class SqliteStore implements Store {
 
   constructor(path: string) {
     this.db = new DatabaseSync(path);
+    // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
+    // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
+    this.db.exec('PRAGMA page_size = 16384');
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
     const versionBefore = this.migrate();
     this.eventStore = new EventStore(this.db);
@@ -124,22 +127,21 @@ export class SqliteStore implements Store {
     } : undefined;
   }
 
-  ingest(batch: IngestBatch, retentionWindow: number): void {
-    const { ledger } = batch;
-    const expected = this.latest ? this.latest.sequence + 1 : undefined;
-    if (expected !== undefined && ledger.sequence !== expected) {
-      throw new Error(`ledger ${ledger.sequence} does not follow the stored ledger ${this.latest!.sequence}`);
+  ingest(batch: IngestBatch, retentionWindow: number): void { this.ingestMany([batch], retentionWindow); }
+
+  /** Consecutive ledgers in one transaction: a backfill pays one commit per group, not per ledger. */
+  ingestMany(batches: readonly IngestBatch[], retentionWindow: number): void {
+    if (batches.length === 0) return;
+    let expected = this.latest ? this.latest.sequence + 1 : batches[0].ledger.sequence;
+    for (const { ledger } of batches) {
+      if (ledger.sequence !== expected) {
+        throw new Error(`ledger ${ledger.sequence} does not follow the stored ledger ${expected - 1}`);
+      }
+      expected++;
     }
     this.writeTransaction(() => {
-      this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
-      for (const tx of batch.transactions) this.insertTransaction(tx);
-      for (const w of batch.entryWrites) {
-        if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
-        else this.st.deleteEntry.run(w.key);
-      }
-      for (const f of batch.feeSamples) this.st.insertFee.run(ledger.sequence, f.soroban ? 1 : 0, f.fee);
-      this.eventStore.write(ledger.sequence, batch.events ?? []);
-      const cutoff = ledger.sequence + 1 - retentionWindow;
+      for (const batch of batches) this.writeLedger(batch);
+      const cutoff = batches[batches.length - 1].ledger.sequence + 1 - retentionWindow;
       if (cutoff > 1) {
         const cutoffId = transactionId(cutoff, 0);
         this.st.trimLedgers.run(cutoff);
@@ -149,12 +151,25 @@ export class SqliteStore implements Store {
         this.eventStore.trim(cutoff);
       }
     });
+    const ledger = batches[batches.length - 1].ledger;
     this.latest = ledger;
     const oldest = this.st.oldest.get() as Row;
     this.range = {
       oldest: { sequence: Number(oldest.sequence), closeTime: Number(oldest.close_time) },
       latest: { sequence: ledger.sequence, closeTime: ledger.closeTime },
     };
+  }
+
+  private writeLedger(batch: IngestBatch): void {
+    const { ledger } = batch;
+    this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
+    for (const tx of batch.transactions) this.insertTransaction(tx);
+    for (const w of batch.entryWrites) {
+      if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
+      else this.st.deleteEntry.run(w.key);
+    }
+    for (const f of batch.feeSamples) this.st.insertFee.run(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+    this.eventStore.write(ledger.sequence, batch.events ?? []);
   }
 
   private insertTransaction(tx: TransactionRow): void {

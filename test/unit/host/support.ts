@@ -56,11 +56,12 @@ const OP = {
 const i64Const = (v: bigint): number[] => [OP.i64Const, ...sleb(v)];
 
 /**
+ * A module for hosts of `protocol` (its interface version; a host refuses newer ones).
  * Exports: `hello() -> 42u32`, `add(a: u32, b: u32) -> u32`, `fail()` (returns Error(Contract, #1)),
  * `trap()` (wasm unreachable), `spin()` (loops until the budget runs out) and
  * `incr(by: u32) -> u32` (adds to a persistent counter stored under the key 0u32).
  */
-export function testContractWasm(): Uint8Array {
+export function testContractWasm(protocol = PROTOCOL): Uint8Array {
   const types = [
     [0x60, 0, 1, I64],                 // 0: () -> i64
     [0x60, 1, I64, 1, I64],            // 1: (i64) -> i64
@@ -98,8 +99,8 @@ export function testContractWasm(): Uint8Array {
     const body = [...locals, ...f.body, OP.end];
     return [...uleb(body.length), ...body];
   });
-  // contractenvmetav0: SCEnvMetaEntry SC_ENV_META_KIND_INTERFACE_VERSION {protocol 28, preRelease 0}.
-  const envMeta = [0, 0, 0, 0, 0, 0, 0, PROTOCOL, 0, 0, 0, 0];
+  // contractenvmetav0: SCEnvMetaEntry SC_ENV_META_KIND_INTERFACE_VERSION {protocol, preRelease 0}.
+  const envMeta = [0, 0, 0, 0, 0, 0, 0, protocol, 0, 0, 0, 0];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec(types)),
@@ -214,10 +215,10 @@ export const decodeScVal = (b64: string): ScVal => xdr.ScVal.schema.decode(Buffe
 // ------------------------------------------------------------------------------------------------
 // A node database
 
-function headerEntry(sequence: number, closeTime: bigint): Uint8Array {
+function headerEntry(sequence: number, closeTime: bigint, protocol: number): Uint8Array {
   const zero = new Uint8Array(32);
   const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: PROTOCOL, previousLedgerHash: zero,
+    ledgerVersion: protocol, previousLedgerHash: zero,
     scpValue: { txSetHash: zero, closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: zero, bucketListHash: zero, ledgerSeq: sequence, totalCoins: 1_000_000_000_000_000_000n,
     feePool: 0n, inflationSeq: 0, idPool: 0n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
@@ -234,8 +235,11 @@ export interface TestDb {
   dispose(): void;
 }
 
-/** A fresh database holding ledger 1: the genesis config settings and the root account. */
-export function createTestDb(): TestDb {
+/**
+ * A fresh database holding ledger 1: the genesis config settings and the root account. Its ledgers
+ * say `protocol` (the host line a simulation runs on follows it).
+ */
+export function createTestDb(protocol = PROTOCOL): TestDb {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-host-'));
   const path = join(dir, 'node.sqlite');
   const store = new SqliteStore(path);
@@ -248,8 +252,8 @@ export function createTestDb(): TestDb {
       const closeTime = CLOSE_TIME + BigInt(sequence * 5);
       store.ingest({
         ledger: {
-          sequence, hash: sha256(Buffer.from(`ledger ${sequence}`)), closeTime: Number(closeTime), protocolVersion: PROTOCOL,
-          header: headerEntry(sequence, closeTime), meta: new Uint8Array(0),
+          sequence, hash: sha256(Buffer.from(`ledger ${sequence}`)), closeTime: Number(closeTime), protocolVersion: protocol,
+          header: headerEntry(sequence, closeTime, protocol), meta: new Uint8Array(0),
         },
         transactions: [],
         entryWrites: [

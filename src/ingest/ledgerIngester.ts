@@ -124,25 +124,32 @@ export class LedgerIngester {
         const started = performance.now();
         const batches: IngestBatch[] = [];
         let previous = this.o.store.latestLedger();
+        let bad: unknown;
         for (const c of group) {
-          if (previous && c.raw.sequence !== previous.sequence + 1) {
-            throw new Error(`${this.o.source.description} gave ledger ${c.raw.sequence} after the stored ledger ${previous.sequence}`);
+          try {
+            if (previous && c.raw.sequence !== previous.sequence + 1) {
+              throw new Error(`${this.o.source.description} gave ledger ${c.raw.sequence} after the stored ledger ${previous.sequence}`);
+            }
+            const converted = await c.batch.catch((e: Error) => { throw new CorruptLedgerError(`ledger ${c.raw.sequence}: ${e.message}`); });
+            const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
+            // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
+            if (c.raw.sequence <= stateLedger) batch.entryWrites = [];
+            batches.push(batch);
+            previous = batch.ledger;
+          } catch (e) {
+            bad = e; // the good ledgers before it are still stored
+            break;
           }
-          const converted = await c.batch.catch((e: Error) => { throw new CorruptLedgerError(`ledger ${c.raw.sequence}: ${e.message}`); });
-          const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
-          // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
-          if (c.raw.sequence <= stateLedger) batch.entryWrites = [];
-          batches.push(batch);
-          previous = batch.ledger;
         }
         this.o.store.ingestMany(batches, this.o.retentionWindow);
-        stored();
+        if (batches.length) stored();
         const seconds = (performance.now() - started) / 1000;
         for (const b of batches) {
           this.o.observeIngestion?.('total', seconds / batches.length);
           this.o.onLedger?.(b.ledger.sequence);
           progress.ledgerDone(b.ledger.sequence);
         }
+        if (bad !== undefined) throw bad;
       }
     } finally {
       stop.abort();

@@ -36,6 +36,7 @@ export interface Config {
   metaStream: string;                     // stellar-core meta stream: file, named pipe, or "-" (stdin)
   stellarCoreBinaryPath: string;          // run this stellar-core as a captive subprocess and read its meta stream
   captiveCoreConfigPath: string;          // the captive core's TOML
+  captiveCoreStoragePath: string;         // the captive core's working folder ("" = a temporary one)
   historyArchiveUrls: string;             // comma-separated; the ledger state is bootstrapped from the first
   stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
   stellarCoreTimeout: number;             // seconds
@@ -115,6 +116,7 @@ export const defaultConfig: Config = {
   metaStream: '',
   stellarCoreBinaryPath: '',
   captiveCoreConfigPath: '',
+  captiveCoreStoragePath: '',
   historyArchiveUrls: '',
   stellarCoreUrl: 'http://localhost:11626',
   stellarCoreTimeout: 2,

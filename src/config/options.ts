@@ -45,6 +45,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'meta-stream', key: 'metaStream', kind: 'string', help: 'follow: read stellar-core\'s meta stream from this file or named pipe ("-": stdin)' },
   { flag: 'stellar-core-binary-path', key: 'stellarCoreBinaryPath', kind: 'string', help: 'follow: run this stellar-core as a captive subprocess and ingest its meta stream' },
   { flag: 'captive-core-config-path', key: 'captiveCoreConfigPath', kind: 'string', help: 'follow: the captive stellar-core\'s configuration file' },
+  { flag: 'captive-core-storage-path', key: 'captiveCoreStoragePath', kind: 'string', help: 'follow: the captive stellar-core\'s working folder, kept between runs (default: a temporary one)' },
   { flag: 'history-archive-urls', key: 'historyArchiveUrls', kind: 'string', help: 'follow: comma-separated history archives (folder or URL); the ledger state is bootstrapped from a checkpoint' },
   { flag: 'stellar-core-url', key: 'stellarCoreUrl', kind: 'string', help: 'follow: stellar-core HTTP endpoint sendTransaction submits to (/tx)' },
   { flag: 'stellar-core-timeout', key: 'stellarCoreTimeout', kind: 'seconds', help: 'follow: timeout of a stellar-core HTTP request (e.g. 2s)' },

@@ -13,10 +13,17 @@ import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import { LedgerIngester, type StateBootstrapper } from '../ingest/ledgerIngester.ts';
 import { networkIdOf } from '../xdr/codec.ts';
 
-export function createLedgerSource(config: Config): LedgerSource {
+const archiveUrls = (config: Config): string[] => config.historyArchiveUrls.split(',').map((u) => u.trim()).filter(Boolean);
+
+export function createLedgerSource(config: Config, logger?: Logger): LedgerSource {
   if (config.metaStream) return new MetaStreamSource({ path: config.metaStream });
   if (config.stellarCoreBinaryPath) {
-    return new CaptiveCoreSource({ binaryPath: config.stellarCoreBinaryPath, configPath: config.captiveCoreConfigPath, networkPassphrase: config.networkPassphrase });
+    return new CaptiveCoreSource({
+      binaryPath: config.stellarCoreBinaryPath, networkPassphrase: config.networkPassphrase,
+      configPath: config.captiveCoreConfigPath || undefined, storagePath: config.captiveCoreStoragePath || undefined,
+      historyArchiveUrls: archiveUrls(config).filter((u) => /^https?:/i.test(u)),
+      log: logger ? (line) => logger.debug({ core: line }, 'stellar-core') : undefined,
+    });
   }
   if (config.datastore) {
     return openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
@@ -28,8 +35,8 @@ export function createFollowIngester(
   store: Store, config: Config, logger: Logger,
   hooks: { onLedger: (seq: number) => void; observeIngestion: (type: string, seconds: number) => void },
 ): LedgerIngester & { sourceDescription: string } {
-  const source = createLedgerSource(config);
-  const archives = config.historyArchiveUrls.split(',').map((u) => u.trim()).filter(Boolean);
+  const source = createLedgerSource(config, logger);
+  const archives = archiveUrls(config);
   const ingester = new LedgerIngester({
     store, source, logger,
     networkId: networkIdOf(config.networkPassphrase),

@@ -1,7 +1,8 @@
 // getLedgerEntries: current values of up to 200 ledger entries, in request order; keys not found are
 // omitted. `xdr` is the LedgerEntryData, `extXdr` the LedgerEntryExt. Contract data and code carry
 // `liveUntilLedgerSeq` from their TTL entry: 0 when a persistent entry's TTL has lapsed (the
-// reference reports such entries as archived), and an expired temporary entry counts as not found.
+// reference reports such entries as archived; so is one evicted to the hot archive, which has no TTL
+// entry), and an expired temporary entry counts as not found.
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import {
@@ -109,6 +110,10 @@ export const getLedgerEntries: Method = {
           found.liveUntil = 0; // archived
         } else if (until !== undefined) {
           found.liveUntil = until;
+        } else if (key.type !== CONTRACT_DATA || key.contractData.durability !== TEMPORARY) {
+          // A persistent entry without a TTL entry was evicted to the hot archive (a followed
+          // network's state bootstrapped from one): archived.
+          found.liveUntil = 0;
         }
       }
       entries.push(entryResult(found, format));

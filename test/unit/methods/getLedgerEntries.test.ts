@@ -119,7 +119,7 @@ test('xdrFormat json: keyJson, dataJson, extJson', async () => {
 });
 
 // The fixture ledgers write no contract code, so TTL edge cases run against a small in-memory store.
-test('lapsed TTLs: persistent data and code report 0 (archived), temporary data is not found', async () => {
+test('lapsed TTLs and evicted entries: persistent data and code report 0 (archived), temporary data is not found', async () => {
   const contract: xdr.ScAddressWire = { type: 1, contractId: new Uint8Array(32).fill(1) };
   const dataKey = (durability: number): xdr.LedgerKeyWire =>
     ({ type: 6, contractData: { contract, key: { type: 3, u32: durability }, durability } });
@@ -141,16 +141,19 @@ test('lapsed TTLs: persistent data and code report 0 (archived), temporary data 
   const liveTemp: xdr.LedgerKeyWire = { type: 6, contractData: { contract, key: { type: 3, u32: 7 }, durability: 0 } };
   const oldCode: xdr.LedgerKeyWire = { type: 7, contractCode: { hash: new Uint8Array(32).fill(2) } };
   const liveCode: xdr.LedgerKeyWire = { type: 7, contractCode: { hash: new Uint8Array(32).fill(3) } };
+  // evicted to the hot archive: the entry without its TTL entry (a state bootstrapped from an archive)
+  const evicted: xdr.LedgerKeyWire = { type: 6, contractData: { contract, key: { type: 3, u32: 9 }, durability: 1 } };
   const all = new Map([
     ...entryOf(persistent, 99), ...entryOf(temporary, 99), ...entryOf(liveTemp, 100), ...entryOf(oldCode, 50), ...entryOf(liveCode, 5000),
+    entryOf(evicted, 0)[0],
   ]);
   const store = {
     latestLedger: () => ({ sequence: 100 }),
     entries: (keys: Uint8Array[]) => new Map(keys.flatMap((k) => (all.has(b64(k)) ? [[b64(k), all.get(b64(k))!]] : []))),
   } as unknown as StoreReader;
   const fake: MethodContext = { ...ctx, store };
-  const result = await call(getLedgerEntries, { keys: [persistent, temporary, liveTemp, oldCode, liveCode].map(keyB64) }, fake);
+  const result = await call(getLedgerEntries, { keys: [persistent, temporary, liveTemp, oldCode, liveCode, evicted].map(keyB64) }, fake);
   assert.deepEqual(result.entries.map((e: { key: string; liveUntilLedgerSeq: number }) => [e.key, e.liveUntilLedgerSeq]),
-    [[keyB64(persistent), 0], [keyB64(liveTemp), 100], [keyB64(oldCode), 0], [keyB64(liveCode), 5000]]);
+    [[keyB64(persistent), 0], [keyB64(liveTemp), 100], [keyB64(oldCode), 0], [keyB64(liveCode), 5000], [keyB64(evicted), 0]]);
   assert.equal(result.latestLedger, 100);
 });

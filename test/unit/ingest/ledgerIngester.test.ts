@@ -1,0 +1,76 @@
+// The follower's ingester over a real datastore folder (testnet ledgers 997-999) and a real SQLite
+// store: where it starts, which ledgers' entry changes it applies after a state checkpoint, and
+// that it follows ledgers written after it started.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zstdDecompressSync } from 'node:zlib';
+import pino from 'pino';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import { openDatastoreSource } from '../../../src/sources/datastore/datastoreSource.ts';
+import { LedgerIngester } from '../../../src/ingest/ledgerIngester.ts';
+import { fastLedgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
+import { networkIdOf, toBase64 } from '../../../src/xdr/codec.ts';
+
+const DATASTORE = new URL('../../../../shared/fixtures/testnet/datastore-p20/', import.meta.url).pathname;
+const TESTNET = 'Test SDF Network ; September 2015';
+const networkId = networkIdOf(TESTNET);
+const logger = pino({ level: 'silent' });
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'lumen-ingester-'));
+const metaOf = (seq: number) => zstdDecompressSync(readFileSync(join(DATASTORE, readdirSync(DATASTORE).find((f) => f.endsWith(`--${seq}.xdr.zst`))!))).subarray(12);
+
+async function ingestUntil(ingester: LedgerIngester, store: SqliteStore, seq: number): Promise<void> {
+  ingester.start();
+  const deadline = Date.now() + 20_000;
+  while ((store.latestLedger()?.sequence ?? 0) < seq) {
+    if (ingester.failure) throw ingester.failure;
+    if (Date.now() > deadline) throw new Error(`ledger ${seq} not reached`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await ingester.stop();
+}
+
+test('after a checkpoint at 998, ledgers up to it are history only; 999\'s entry changes are applied', async () => {
+  const store = new SqliteStore(join(tmp(), 'db.sqlite'));
+  const ingester = new LedgerIngester({
+    store, logger, networkId, retentionWindow: 100,
+    source: openDatastoreSource(DATASTORE, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
+    bootstrapState: async () => { await store.replaceState(998, async () => {}); return 998; },
+  });
+  await ingestUntil(ingester, store, 999);
+  assert.deepEqual(store.ledgers(0, 10).map((l) => l.sequence), [997, 998, 999]);
+  const writes = (seq: number) => new Set(fastLedgerToBatch(metaOf(seq), networkId).entryWrites.filter((w) => w.entry).map((w) => toBase64(w.key)));
+  const applied = writes(999);
+  const historyOnly = [...writes(997), ...writes(998)].filter((k) => !applied.has(k));
+  assert.ok(applied.size > 0 && historyOnly.length > 0, 'the fixture ledgers write entries');
+  for (const k of applied) assert.ok(store.entry(Buffer.from(k, 'base64')), 'ledger 999 wrote it');
+  for (const k of historyOnly) assert.equal(store.entry(Buffer.from(k, 'base64')), undefined, 'before the checkpoint: not applied');
+  store.close();
+});
+
+test('an empty store starts at the retention window\'s first ledger, and follows files written later', async () => {
+  const dir = tmp();
+  cpSync(DATASTORE, dir, { recursive: true });
+  const newest = readdirSync(dir).find((f) => f.endsWith('--999.xdr.zst'))!;
+  const held = readFileSync(join(dir, newest));
+  // the datastore's tip is 998 when the ingester starts
+  rmSync(join(dir, newest));
+  const store = new SqliteStore(join(tmp(), 'db.sqlite'));
+  const ingester = new LedgerIngester({
+    store, logger, networkId, retentionWindow: 1,
+    source: openDatastoreSource(dir, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
+  });
+  ingester.start();
+  const deadline = Date.now() + 20_000;
+  while (!store.latestLedger() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(store.latestLedger()?.sequence, 998, 'a window of one ledger: only the tip');
+  writeFileSync(join(dir, newest), held);
+  while ((store.latestLedger()?.sequence ?? 0) < 999 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await ingester.stop();
+  assert.deepEqual(store.ledgers(0, 10).map((l) => l.sequence), [999], 'followed to 999; the window keeps one ledger');
+  assert.equal(ingester.failure, undefined);
+  store.close();
+});

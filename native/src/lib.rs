@@ -1,5 +1,6 @@
-//! lumen-rpc's native addon: the Soroban host (soroban-env-host / soroban-simulation, protocol 28)
-//! exposed to Node through Node-API.
+//! lumen-rpc's native addon: the Soroban host (soroban-env-host / soroban-simulation, protocol 28;
+//! simulation also carries the protocol-27 line, see `simulate.rs`) exposed to Node through
+//! Node-API.
 //!
 //! Host work runs as napi AsyncTasks (on libuv's threadpool, so the event loop keeps serving), each
 //! on a big-stack thread with panics caught. Ledger state is read from the node's SQLite database
@@ -121,6 +122,9 @@ pub struct SimulationResult {
     pub restore_preamble: Option<RestorePreamble>,
     /// The ledger the simulation ran against (0 if the database could not be read).
     pub latest_ledger: u32,
+    /// The protocol of the host line that ran the simulation (0 when none did: the database could
+    /// not be read, or no line runs the ledger's protocol).
+    pub host_protocol: u32,
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -152,6 +156,7 @@ fn to_js(out: SimulationOutput) -> SimulationResult {
             min_resource_fee: p.min_resource_fee,
         }),
         latest_ledger: out.latest_ledger,
+        host_protocol: out.host_protocol,
     }
 }
 
@@ -274,8 +279,9 @@ where
     Ok(promise)
 }
 
-/// Simulates an InvokeHostFunction operation against the database's latest ledger. Never
-/// rejects for simulation failures (they come back in `error`); throws for malformed requests.
+/// Simulates an InvokeHostFunction operation against the database's latest ledger, on the host
+/// line of that ledger's protocol. Never rejects for simulation failures (they come back in
+/// `error`); throws for malformed requests.
 #[napi(ts_return_type = "Promise<SimulationResult>")]
 pub fn simulate_invoke<'env>(env: &'env Env, request: SimulateInvokeRequest) -> Result<Object<'env>> {
     let req = invoke_request(request)?;
@@ -323,8 +329,10 @@ pub fn close_database(db_path: Option<String>) {
 
 #[napi(object)]
 pub struct HostInfo {
-    /// The one ledger protocol this host runs.
+    /// The ledger protocol apply runs (the current host line's).
     pub protocol_version: u32,
+    /// The ledger protocols simulation runs, oldest first (the previous and the current line).
+    pub simulation_protocols: Vec<u32>,
     pub soroban_env_host_version: String,
     pub stellar_xdr_version: String,
     pub addon_version: String,
@@ -335,6 +343,7 @@ pub fn host_info() -> HostInfo {
     let v = &soroban_env_host::VERSION;
     HostInfo {
         protocol_version: v.interface.protocol,
+        simulation_protocols: simulate::SUPPORTED_PROTOCOLS.to_vec(),
         soroban_env_host_version: v.pkg.to_string(),
         stellar_xdr_version: v.xdr.pkg.to_string(),
         addon_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -2,31 +2,51 @@
 //! after what simulateTransaction answers. Plain Rust in and out (no Node-API types), so the same
 //! code runs from the addon, from Rust tests and from benchmarks.
 //!
+//! A host runs exactly one ledger protocol, and a followed network's latest ledger may still be at
+//! the previous protocol around an upgrade. So, like the reference server, simulation carries two
+//! host lines, the current one (which apply also runs) and the previous one, and picks by the
+//! protocol of the ledger it runs against. Both lines compile the same source, `simulate/line.rs`
+//! and `simulate/storage.rs`, each inside a module that binds its own crates to `host` and
+//! `simulation`. Between a line and this module only plain Rust and XDR bytes pass, so the two
+//! lines' XDR types never meet.
+//!
 //! Every failure becomes `error` text; nothing here returns `Err` to the caller. Host errors are
 //! rendered through anyhow's `{:?}` (which prints the HostError's own text, event log included),
 //! which is what the reference server returns and what client libraries parse
 //! (`HostError: Error(Contract, #1)` ...).
 
 use crate::store::{Snapshot, StoredLedger};
-use anyhow::{anyhow, bail, Context, Result};
-use sha2::{Digest, Sha256};
-use soroban_env_host::e2e_invoke::RecordingInvocationAuthMode;
-use soroban_env_host::storage::SnapshotSource;
-use soroban_env_host::xdr::{
-    AccountId, InvokeHostFunctionOp, LedgerFootprint, Limits, MuxedAccount, Operation,
-    OperationBody, ReadXdr, SorobanTransactionData, TransactionEnvelope, TransactionExt,
-    WriteXdr,
-};
-use soroban_env_host::{HostError, LedgerInfo};
-use soroban_simulation::simulation::{
-    simulate_extend_ttl_op, simulate_invoke_host_function_op, simulate_restore_op,
-    LedgerEntryDiff, RestoreOpSimulationResult, SimulationAdjustmentConfig,
-};
-use soroban_simulation::{AutoRestoringSnapshotSource, NetworkConfig};
-use std::collections::HashMap;
+use anyhow::{bail, Result};
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 use std::str::FromStr;
+
+/// The current host line: the protocol the standalone network runs.
+#[path = "simulate"] // both lines compile the files in src/simulate/
+mod curr {
+    use soroban_env_host as host;
+    use soroban_simulation as simulation;
+
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    pub mod line;
+    mod storage;
+}
+
+/// The previous host line, for followed networks not yet upgraded.
+#[path = "simulate"] // both lines compile the files in src/simulate/
+mod prev {
+    use soroban_env_host_prev as host;
+    use soroban_simulation_prev as simulation;
+
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    pub mod line;
+    mod storage;
+}
+
+// A host upgrade that forgets the previous line would leave a gap (or a duplicate) here.
+const _: () = assert!(prev::PROTOCOL + 1 == curr::PROTOCOL);
+
+/// The ledger protocols simulation runs, oldest first.
+pub const SUPPORTED_PROTOCOLS: [u32; 2] = [prev::PROTOCOL, curr::PROTOCOL];
 
 /// Ledger values the host runs with. When a request carries none, the latest stored ledger's are
 /// used (read in the same snapshot as the state, so they always agree).
@@ -121,128 +141,14 @@ pub struct SimulationOutput {
     pub restore_preamble: Option<RestorePreamble>,
     /// The ledger the simulation ran against (0 when the database could not be read).
     pub latest_ledger: u32,
+    /// The protocol of the host line that ran the simulation (0 when none did).
+    pub host_protocol: u32,
 }
 
 impl SimulationOutput {
-    fn failed(error: String, latest_ledger: u32) -> Self {
+    pub(crate) fn failed(error: String, latest_ledger: u32) -> Self {
         Self { error: Some(error), latest_ledger, ..Default::default() }
     }
-}
-
-fn xdr<T: WriteXdr>(v: &T) -> Result<Vec<u8>> {
-    Ok(v.to_xdr(Limits::none())?)
-}
-
-fn decode_b64<T: ReadXdr>(what: &str, b64: &str) -> Result<T> {
-    T::from_xdr_base64(b64.trim(), Limits::none()).map_err(|e| anyhow!("could not decode {what}: {e}"))
-}
-
-fn parse_account(s: &str) -> Result<AccountId> {
-    let s = s.trim();
-    if s.starts_with('G') && s.len() == 56 {
-        AccountId::from_str(s).map_err(|e| anyhow!("invalid source account {s}: {e}"))
-    } else {
-        decode_b64("the source account (AccountId XDR)", s)
-    }
-}
-
-/// The single operation of an envelope, its effective source account and the envelope's
-/// SorobanTransactionData.
-struct ParsedOp {
-    operation: Operation,
-    source: Option<AccountId>,
-    footprint: Option<LedgerFootprint>,
-}
-
-fn parse_op(input: &OpInput) -> Result<ParsedOp> {
-    match input {
-        OpInput::Envelope(b64) => {
-            let env: TransactionEnvelope = decode_b64("the transaction envelope", b64)?;
-            let (tx_source, operations, ext) = match env {
-                TransactionEnvelope::Tx(v1) => (v1.tx.source_account, v1.tx.operations, v1.tx.ext),
-                TransactionEnvelope::TxFeeBump(fb) => {
-                    let soroban_env_host::xdr::FeeBumpTransactionInnerTx::Tx(inner) = fb.tx.inner_tx;
-                    (inner.tx.source_account, inner.tx.operations, inner.tx.ext)
-                }
-                TransactionEnvelope::TxV0(v0) => (
-                    MuxedAccount::Ed25519(v0.tx.source_account_ed25519),
-                    v0.tx.operations,
-                    TransactionExt::V0,
-                ),
-            };
-            if operations.len() != 1 {
-                bail!("the transaction must contain exactly one operation (it has {})", operations.len());
-            }
-            let operation = operations.to_vec().remove(0);
-            let source = operation.source_account.clone().unwrap_or(tx_source).account_id();
-            let footprint = match ext {
-                TransactionExt::V1(data) => Some(data.resources.footprint),
-                TransactionExt::V0 => None,
-            };
-            Ok(ParsedOp { operation, source: Some(source), footprint })
-        }
-        OpInput::Parts { operation, source_account, footprint } => {
-            let operation: Operation = decode_b64("the operation", operation)?;
-            let source = match (&operation.source_account, source_account) {
-                (Some(m), _) => Some(m.clone().account_id()),
-                (None, Some(s)) => Some(parse_account(s)?),
-                (None, None) => None,
-            };
-            let footprint = footprint.as_deref().map(|f| decode_b64("the footprint", f)).transpose()?;
-            Ok(ParsedOp { operation, source, footprint })
-        }
-    }
-}
-
-/// The network configuration of the latest ledger of each database, decoded once per ledger: it
-/// can only change when a ledger closes (an upgrade), and reading its 21 entries (two cost models
-/// of 86 parameters each) for every simulation would be most of a small simulation's I/O.
-static NETWORK_CONFIGS: Mutex<Option<HashMap<String, ([u8; 32], Arc<NetworkConfig>)>>> = Mutex::new(None);
-
-fn network_config_of(db_path: &str, ledger_hash: Option<[u8; 32]>, snapshot: &Snapshot) -> Result<Arc<NetworkConfig>> {
-    if let Some(hash) = ledger_hash {
-        let cached = NETWORK_CONFIGS.lock().ok().and_then(|c| {
-            c.as_ref()?.get(db_path).filter(|(h, _)| *h == hash).map(|(_, config)| config.clone())
-        });
-        if let Some(config) = cached {
-            return Ok(config);
-        }
-    }
-    let config = Arc::new(
-        NetworkConfig::load_from_snapshot(snapshot).context("cannot load the network configuration from the ledger")?,
-    );
-    if let (Some(hash), Ok(mut cache)) = (ledger_hash, NETWORK_CONFIGS.lock()) {
-        cache.get_or_insert_with(HashMap::new).insert(db_path.to_string(), (hash, config.clone()));
-    }
-    Ok(config)
-}
-
-/// Opens the snapshot and settles the ledger values: the requested ones, else the latest stored
-/// ledger's. Returns the snapshot, the network config, the LedgerInfo and the latest ledger.
-fn prepare(common: &Common) -> Result<(Rc<Snapshot>, Arc<NetworkConfig>, LedgerInfo, u32)> {
-    let snapshot = Rc::new(Snapshot::open(&common.db_path)?);
-    let stored: Option<StoredLedger> = snapshot.latest_ledger()?;
-    let params = match (&common.ledger, &stored) {
-        (Some(p), _) => p.clone(),
-        (None, Some(s)) => LedgerParams {
-            sequence: s.sequence,
-            timestamp: s.close_time,
-            protocol_version: s.protocol_version,
-            base_reserve: s.base_reserve,
-        },
-        (None, None) => bail!("the database holds no ledger yet"),
-    };
-    let network_config = network_config_of(&common.db_path, stored.as_ref().map(|s| s.hash), snapshot.as_ref())?;
-    let mut ledger_info = LedgerInfo {
-        protocol_version: params.protocol_version,
-        sequence_number: params.sequence,
-        timestamp: params.timestamp,
-        network_id: Sha256::digest(common.network_passphrase.as_bytes()).into(),
-        base_reserve: params.base_reserve,
-        ..Default::default()
-    };
-    network_config.fill_config_fields_in_ledger_info(&mut ledger_info);
-    Ok((snapshot, network_config, ledger_info, params.sequence))
 }
 
 /// anyhow's `{:?}` text (the error, then its "Caused by:" chain), which is what the reference
@@ -271,7 +177,9 @@ pub fn render_error(e: &anyhow::Error) -> String {
     text
 }
 
-fn error_text(e: &anyhow::Error, snapshot: Option<&Snapshot>) -> String {
+// Error texts shared by both lines.
+
+pub(crate) fn error_text(e: &anyhow::Error, snapshot: Option<&Snapshot>) -> String {
     // A storage failure explains more than the host's (Storage, InternalError) it caused.
     if let Some(storage) = snapshot.and_then(Snapshot::take_storage_error) {
         return render_error(&storage);
@@ -279,124 +187,84 @@ fn error_text(e: &anyhow::Error, snapshot: Option<&Snapshot>) -> String {
     render_error(e)
 }
 
-/// A HostError as anyhow renders it (its Display is its Debug: the error, then the event log).
-fn host_error_text(e: &HostError, snapshot: &Snapshot) -> String {
+/// A line's HostError as anyhow renders it (its Display is its Debug: the error, then the event
+/// log).
+pub(crate) fn host_error_text(e: &impl std::fmt::Debug, snapshot: &Snapshot) -> String {
     if let Some(storage) = snapshot.take_storage_error() {
         return render_error(&storage);
     }
     format!("{e:?}")
 }
 
-fn state_change(diff: &LedgerEntryDiff) -> Result<StateChange> {
-    let entry = diff
-        .state_after
-        .as_ref()
-        .or(diff.state_before.as_ref())
-        .ok_or_else(|| anyhow!("a ledger entry diff with neither side"))?;
-    Ok(StateChange {
-        key: xdr(&entry.to_key())?,
-        before: diff.state_before.as_ref().map(xdr).transpose()?,
-        after: diff.state_after.as_ref().map(xdr).transpose()?,
-    })
+// ---------------------------------------------------------------------------------------------
+// Picking the host line
+
+/// The ledger a simulation runs against.
+pub struct LedgerContext {
+    pub params: LedgerParams,
+    /// The latest stored ledger's hash (keys the cached network configuration).
+    pub stored_hash: Option<[u8; 32]>,
 }
 
-fn preamble(r: &RestoreOpSimulationResult) -> Result<RestorePreamble> {
-    Ok(RestorePreamble {
-        transaction_data: xdr(&r.transaction_data)?,
-        min_resource_fee: r.transaction_data.resource_fee,
-    })
-}
-
-/// Parses the operation, opens the snapshot, runs `inner`, and turns every failure into `error`
-/// text (with the ledger it ran against once that is known).
-fn run(
-    op: &OpInput,
-    common: &Common,
-    inner: impl FnOnce(ParsedOp, &Rc<Snapshot>, &NetworkConfig, &LedgerInfo, u32) -> Result<SimulationOutput>,
-) -> SimulationOutput {
-    let parsed = match parse_op(op) {
-        Ok(p) => p,
-        Err(e) => return SimulationOutput::failed(format!("{e}"), 0),
+/// Opens the snapshot and settles the ledger values: the requested ones, else the latest stored
+/// ledger's.
+fn open_ledger(common: &Common) -> Result<(Rc<Snapshot>, LedgerContext)> {
+    let snapshot = Rc::new(Snapshot::open(&common.db_path)?);
+    let stored: Option<StoredLedger> = snapshot.latest_ledger()?;
+    let params = match (&common.ledger, &stored) {
+        (Some(p), _) => p.clone(),
+        (None, Some(s)) => LedgerParams {
+            sequence: s.sequence,
+            timestamp: s.close_time,
+            protocol_version: s.protocol_version,
+            base_reserve: s.base_reserve,
+        },
+        (None, None) => bail!("the database holds no ledger yet"),
     };
-    let (snapshot, network_config, ledger_info, latest) = match prepare(common) {
+    Ok((snapshot, LedgerContext { params, stored_hash: stored.map(|s| s.hash) }))
+}
+
+#[derive(Clone, Copy)]
+enum Line {
+    Current,
+    Previous,
+}
+
+fn line_for(protocol: u32) -> Option<Line> {
+    match protocol {
+        p if p == curr::PROTOCOL => Some(Line::Current),
+        p if p == prev::PROTOCOL => Some(Line::Previous),
+        _ => None,
+    }
+}
+
+/// Runs `simulate` on the host line of the ledger's protocol; a protocol no line runs is an error
+/// result (the host would refuse it anyway, less clearly).
+fn on_line_of_ledger(
+    common: &Common,
+    simulate: impl FnOnce(Line, &Rc<Snapshot>, &LedgerContext) -> SimulationOutput,
+) -> SimulationOutput {
+    let (snapshot, ledger) = match open_ledger(common) {
         Ok(v) => v,
         Err(e) => return SimulationOutput::failed(render_error(&e), 0),
     };
-    match inner(parsed, &snapshot, &*network_config, &ledger_info, latest) {
-        Ok(out) => out,
-        Err(e) => SimulationOutput::failed(error_text(&e, Some(&snapshot)), latest),
-    }
+    let protocol = ledger.params.protocol_version;
+    let Some(line) = line_for(protocol) else {
+        let [oldest, newest] = SUPPORTED_PROTOCOLS;
+        return SimulationOutput::failed(
+            format!("unsupported protocol version: {protocol} (this build simulates protocols {oldest} and {newest})"),
+            ledger.params.sequence,
+        );
+    };
+    SimulationOutput { host_protocol: protocol, ..simulate(line, &snapshot, &ledger) }
 }
 
 /// Simulates an InvokeHostFunction operation.
 pub fn simulate_invoke(req: &InvokeRequest) -> SimulationOutput {
-    run(&req.op, &req.common, |parsed, snapshot, config, info, latest| invoke_inner(req, parsed, snapshot, config, info, latest))
-}
-
-fn invoke_inner(
-    req: &InvokeRequest,
-    parsed: ParsedOp,
-    snapshot: &Rc<Snapshot>,
-    network_config: &NetworkConfig,
-    ledger_info: &LedgerInfo,
-    latest: u32,
-) -> Result<SimulationOutput> {
-    let OperationBody::InvokeHostFunction(InvokeHostFunctionOp { host_function, auth }) =
-        parsed.operation.body
-    else {
-        bail!(
-            "unsupported operation type {} (expected InvokeHostFunction)",
-            parsed.operation.body.name()
-        );
-    };
-    let source = parsed.source.ok_or_else(|| anyhow!("the source account is missing"))?;
-    let auth_entries = auth.to_vec();
-    let mode = req.auth_mode.unwrap_or(if auth_entries.is_empty() { AuthMode::Record } else { AuthMode::Enforce });
-    let auth_mode = match mode {
-        AuthMode::Enforce => RecordingInvocationAuthMode::Enforcing(auth_entries),
-        AuthMode::Record => RecordingInvocationAuthMode::recording(true, req.use_upgraded_auth),
-        AuthMode::RecordAllowNonroot => RecordingInvocationAuthMode::recording(false, req.use_upgraded_auth),
-    };
-    let mut adjustment = SimulationAdjustmentConfig::default_adjustment();
-    adjustment.instructions.additive_factor = adjustment.instructions.additive_factor.max(req.instruction_leeway);
-    let seed = req.prng_seed.unwrap_or_else(|| rand::random());
-
-    let source_snapshot: Rc<dyn SnapshotSource> = snapshot.clone();
-    let sim = simulate_invoke_host_function_op(
-        source_snapshot,
-        network_config,
-        &adjustment,
-        ledger_info,
-        host_function,
-        auth_mode,
-        &source,
-        seed,
-        req.enable_debug,
-    )?;
-
-    let mut out = SimulationOutput {
-        latest_ledger: latest,
-        cpu_instructions: u64::from(sim.simulated_instructions),
-        memory_bytes: u64::from(sim.simulated_memory),
-        events: sim.diagnostic_events.iter().map(xdr).collect::<Result<_>>()?,
-        ..Default::default()
-    };
-    match &sim.invoke_result {
-        Ok(val) => {
-            out.result = Some(xdr(val)?);
-            out.auth = sim.auth.iter().map(xdr).collect::<Result<_>>()?;
-            out.contract_events = sim.contract_events.iter().map(xdr).collect::<Result<_>>()?;
-            out.state_changes = sim.modified_entries.iter().map(state_change).collect::<Result<_>>()?;
-            if let Some(data) = &sim.transaction_data {
-                out.min_resource_fee = data.resource_fee;
-                out.transaction_data = Some(xdr(data)?);
-            }
-        }
-        Err(host_error) => {
-            out.error = Some(host_error_text(host_error, snapshot));
-        }
-    }
-    Ok(out)
+    on_line_of_ledger(&req.common, |line, snapshot, ledger| match line {
+        Line::Current => curr::line::simulate_invoke(req, snapshot, ledger),
+        Line::Previous => prev::line::simulate_invoke(req, snapshot, ledger),
+    })
 }
 
 #[derive(Clone, Debug)]
@@ -408,55 +276,8 @@ pub struct FootprintRequest {
 /// Simulates ExtendFootprintTTL (with a restore preamble when archived entries must be restored
 /// first) or RestoreFootprint.
 pub fn simulate_footprint(req: &FootprintRequest) -> SimulationOutput {
-    run(&req.op, &req.common, footprint_inner)
-}
-
-fn footprint_inner(
-    parsed: ParsedOp,
-    snapshot: &Rc<Snapshot>,
-    network_config: &NetworkConfig,
-    ledger_info: &LedgerInfo,
-    latest: u32,
-) -> Result<SimulationOutput> {
-    let footprint = parsed
-        .footprint
-        .ok_or_else(|| anyhow!("the footprint (SorobanTransactionData) is missing"))?;
-    let adjustment = SimulationAdjustmentConfig::default_adjustment();
-    let mut out = SimulationOutput { latest_ledger: latest, ..Default::default() };
-    let data: SorobanTransactionData = match parsed.operation.body {
-        OperationBody::ExtendFootprintTtl(op) => {
-            let auto_restore = AutoRestoringSnapshotSource::new(snapshot.clone(), ledger_info)?;
-            let extended = simulate_extend_ttl_op(
-                &auto_restore,
-                network_config,
-                &adjustment,
-                ledger_info,
-                footprint.read_only.as_slice(),
-                op.extend_to,
-            )?;
-            if let Some(restore) =
-                auto_restore.simulate_restore_keys_op(network_config, &adjustment, ledger_info)?
-            {
-                out.restore_preamble = Some(preamble(&restore)?);
-            }
-            extended.transaction_data
-        }
-        OperationBody::RestoreFootprint(_) => {
-            simulate_restore_op(
-                snapshot.as_ref(),
-                network_config,
-                &adjustment,
-                ledger_info,
-                footprint.read_write.as_slice(),
-            )?
-            .transaction_data
-        }
-        other => bail!(
-            "unsupported operation type {} (expected ExtendFootprintTtl or RestoreFootprint)",
-            other.name()
-        ),
-    };
-    out.min_resource_fee = data.resource_fee;
-    out.transaction_data = Some(xdr(&data)?);
-    Ok(out)
+    on_line_of_ledger(&req.common, |line, snapshot, ledger| match line {
+        Line::Current => curr::line::simulate_footprint(req, snapshot, ledger),
+        Line::Previous => prev::line::simulate_footprint(req, snapshot, ledger),
+    })
 }

@@ -5,19 +5,17 @@
 //! read-only connection inside one read transaction, so every read of one simulation (the latest
 //! ledger header, the network configuration and every entry the host asks for) sees the same
 //! committed ledger.
+//!
+//! Entries leave here as XDR bytes: each host line decodes them into its own XDR types (its
+//! `SnapshotSource` lives in `simulate/storage.rs`). Only the ledger header is decoded here, with
+//! the current line's types: its layout is the same at both protocols, and its protocol version is
+//! what picks the line.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
-use sha2::{Digest, Sha256};
-use soroban_env_host::storage::{EntryWithLiveUntil, SnapshotSource};
-use soroban_env_host::xdr::{
-    Hash, LedgerEntry, LedgerEntryData, LedgerHeaderHistoryEntry, LedgerKey, LedgerKeyTtl, Limits,
-    ReadXdr, ScErrorCode, ScErrorType, WriteXdr,
-};
-use soroban_env_host::HostError;
+use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, Limits, ReadXdr};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -125,58 +123,28 @@ impl Snapshot {
         }))
     }
 
-    fn read_entry(&self, key_xdr: &[u8]) -> Result<Option<LedgerEntry>> {
-        let bytes: Option<Vec<u8>> = self
+    /// The stored LedgerEntry XDR under a LedgerKey XDR (TTLs are entries under their TTL key).
+    pub fn entry_xdr(&self, key_xdr: &[u8]) -> Result<Option<Vec<u8>>> {
+        Ok(self
             .conn()
             .prepare_cached("SELECT entry FROM ledger_entries WHERE key = ?1")?
             .query_row([key_xdr], |r| r.get(0))
-            .optional()?;
-        match bytes {
-            None => Ok(None),
-            Some(b) => Ok(Some(
-                LedgerEntry::from_xdr(b, Limits::none()).context("cannot decode a stored ledger entry")?,
-            )),
-        }
+            .optional()?)
     }
 
-    fn get_entry(&self, key: &LedgerKey) -> Result<Option<EntryWithLiveUntil>> {
-        let key_xdr = key.to_xdr(Limits::none())?;
-        let Some(entry) = self.read_entry(&key_xdr)? else { return Ok(None) };
-        let live_until = match key {
-            LedgerKey::ContractData(_) | LedgerKey::ContractCode(_) => {
-                let ttl_key = LedgerKey::Ttl(LedgerKeyTtl {
-                    key_hash: Hash(Sha256::digest(&key_xdr).into()),
-                });
-                let ttl = self
-                    .read_entry(&ttl_key.to_xdr(Limits::none())?)?
-                    .ok_or_else(|| anyhow!("the TTL entry of a stored contract entry is missing"))?;
-                match ttl.data {
-                    LedgerEntryData::Ttl(t) => Some(t.live_until_ledger_seq),
-                    _ => bail!("a TTL key holds a non-TTL entry"),
-                }
+    /// Keeps the first storage failure of a simulation: the host only sees a generic storage
+    /// error, and this one says what went wrong.
+    pub fn record_storage_error(&self, e: anyhow::Error) {
+        if let Ok(mut slot) = self.storage_error.try_borrow_mut() {
+            if slot.is_none() {
+                *slot = Some(e);
             }
-            _ => None,
-        };
-        Ok(Some((Rc::new(entry), live_until)))
+        }
     }
 
     /// The storage failure seen during the simulation, if any.
     pub fn take_storage_error(&self) -> Option<anyhow::Error> {
         self.storage_error.borrow_mut().take()
-    }
-}
-
-impl SnapshotSource for Snapshot {
-    fn get(&self, key: &Rc<LedgerKey>) -> std::result::Result<Option<EntryWithLiveUntil>, HostError> {
-        self.get_entry(key).map_err(|e| {
-            if let Ok(mut slot) = self.storage_error.try_borrow_mut() {
-                if slot.is_none() {
-                    *slot = Some(e);
-                }
-            }
-            // A storage failure is not recoverable: make the host halt.
-            HostError::from((ScErrorType::Storage, ScErrorCode::InternalError))
-        })
     }
 }
 

@@ -2,8 +2,10 @@
 // the previous one (27) for followed networks not yet upgraded; any other protocol is an error
 // result. `hostProtocol` is the addon's own label of the line it picked; the evidence that the
 // protocol-27 host really ran comes from the host itself: the current host refuses protocol-27
-// ledgers outright ("ledger protocol version too old for host"), and only a protocol-27 host
-// refuses a protocol-28 contract as "newer than host".
+// ledgers outright (`HostError: Error(Context, InternalError)`, its "ledger protocol version too
+// old for host" check; seen by routing 27 to the current line once), so no simulation at 27 could
+// succeed without the previous line, and only a protocol-27 host refuses a protocol-28 contract as
+// "newer than host".
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { xdr } from '@stellar/stellar-sdk';

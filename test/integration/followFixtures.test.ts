@@ -169,6 +169,33 @@ test('captured testnet getLedgers answers (172627-172628, protocol 22) are repro
   } finally { await node.stop(); }
 });
 
+test('the synthetic load-test meta streams (zstd, record-marked): ingested up to their first gap, which stops ingestion', async () => {
+  for (const [file, passphrase] of [
+    ['load-test-ledgers-v23-standalone.xdr.zstd', 'Standalone Network ; February 2017'],
+    ['load-test-ledgers-v24.xdr.zstd', 'load test network'],
+  ] as const) {
+    const path = join(FIXTURES, 'synthetic', file);
+    const raw = zstdDecompressSync(readFileSync(path));
+    const metas: Uint8Array[] = [];
+    for (let at = 0; at < raw.length;) {
+      const len = raw.readUInt32BE(at) & 0x7fffffff;
+      metas.push(raw.subarray(at + 4, at + 4 + len));
+      at += 4 + len;
+    }
+    const seqs = metas.map((m) => expectations(m).sequence);
+    const consecutive = seqs.findIndex((q, i) => i > 0 && q !== seqs[i - 1] + 1);
+    assert.ok(consecutive > 1, `${file} has a gap after its first ledgers (${seqs.join(', ')})`);
+    const node = await follow(['--meta-stream', path, '--network-passphrase', passphrase]);
+    try {
+      await waitForLedger(node, seqs[consecutive - 1]);
+      await checkLedgers(node, metas.slice(0, consecutive));
+      await waitForOutput(node, /ingestion stopped/);
+      assert.match(node.output(), new RegExp(`ledger ${seqs[consecutive]} follows ledger ${seqs[consecutive - 1]}`));
+      assert.equal((await node.rpc('getLatestLedger')).result.sequence, seqs[consecutive - 1]);
+    } finally { await node.stop(); }
+  }
+});
+
 test('a gap, a truncated file or another network\'s ledgers stop ingestion with a clear error and store no partial ledger', async () => {
   // a stream that jumps from 172628 to 808663
   const blocks = JSON.parse(readFileSync(join(FIXTURES, 'testnet/getLedgers-p22/blocks.json'), 'utf8')).map((b: any) => b.Stellar);

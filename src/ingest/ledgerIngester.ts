@@ -65,7 +65,7 @@ export class LedgerIngester {
   private async run(): Promise<void> {
     const { store, logger } = this.o;
     const signal = this.abort.signal;
-    const tip = await this.o.source.latest();
+    const tip = await this.retrying('reading the source\'s tip', () => this.o.source.latest());
     let stateLedger = Number(store.metadata('stateLedger') ?? 0);
     if (!store.latestLedger() && this.o.bootstrapState && !stateLedger) {
       stateLedger = await this.o.bootstrapState(tip, signal);
@@ -73,7 +73,7 @@ export class LedgerIngester {
     } else if (!this.o.bootstrapState && !stateLedger && !store.latestLedger()) {
       logger.warn('no history archive: the ledger state holds only what ingested ledgers changed');
     }
-    const from = await this.firstLedger(tip, stateLedger);
+    const from = await this.retrying('reading the source\'s first ledger', () => this.firstLedger(tip, stateLedger));
     logger.info({ from, tip, source: this.o.source.description }, 'ingesting');
     const progress = new BackfillProgress(from, tip, logger, this.o.progressIntervalMs ?? 5000);
 
@@ -155,6 +155,20 @@ export class LedgerIngester {
       stop.abort();
       ahead.end();
       await producer;
+    }
+  }
+
+  /** `fn`, tried up to `attempts` times 1 s apart (a source over the network may fail for a moment). */
+  private async retrying<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const attempts = this.o.attempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (attempt >= attempts || this.abort.signal.aborted) throw e;
+        this.o.logger.warn({ err: (e as Error).message, attempt }, `${what} failed; retrying`);
+        await sleep(1000, this.abort.signal);
+      }
     }
   }
 

@@ -11,6 +11,7 @@ import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, clientFor, expectSuccess, sendAndPoll, uploadAndDeploy } from './support/contracts.ts';
 import { pageToEnd } from './support/events.ts';
 import { accountEntry, resultCode } from './support/sdk.ts';
+import { serveFolder } from '../unit/sources/support.ts';
 
 const CHECKPOINT = 63;
 /** What the faucet gives (10,000 XLM), in stroops. */
@@ -41,13 +42,15 @@ function startA(dir: string): Promise<NodeProcess> {
   ] });
 }
 
-function startB(dir: string, a: NodeProcess, dbPath?: string): Promise<NodeProcess> {
+/** B follows A; `published` is where A's datastore and archive are: its folder, or a URL serving it. */
+function startB(published: string, a: NodeProcess, dbPath?: string): Promise<NodeProcess> {
+  const at = (name: string) => (/^https?:/.test(published) ? `${published}${name}` : join(published, name));
   return startNodeProcess({
     dbPath, readyTimeoutMs: 60_000, readyWhenListening: true,
     args: [
       '--log-level', 'info', '--network-passphrase', PASSPHRASE,
-      '--datastore', join(dir, 'datastore'), '--datastore-poll-interval', '20ms',
-      '--history-archive-urls', join(dir, 'archive'),
+      '--datastore', at('datastore'), '--datastore-poll-interval', '20ms',
+      '--history-archive-urls', at('archive'),
       '--stellar-core-url', a.url, '--friendbot-url', `${a.url}/friendbot`,
     ],
   });
@@ -131,9 +134,10 @@ test('B follows A from its datastore and history archive; the JS SDK works end t
   }
 });
 
-test('B killed mid-ingest and restarted loses and duplicates nothing', async () => {
+test('B, reading A\'s datastore and archive over HTTP, killed mid-ingest and restarted, loses and duplicates nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-kill-'));
   const a = await startA(dir);
+  const http = await serveFolder(dir);
   let b: NodeProcess | undefined;
   try {
     // transactions in many ledgers, so B's backfill has work to lose or repeat
@@ -144,25 +148,27 @@ test('B killed mid-ingest and restarted loses and duplicates nothing', async () 
     await waitFor('a few checkpoints on A', async () => (await latest(a)) > 3 * (CHECKPOINT + 1));
 
     // killed while bootstrapping the state, then while backfilling: each restart resumes
-    b = await startB(dir, a);
+    b = await startB(http.url, a);
     const dbPath = b.dbPath;
     await waitFor('B to start bootstrapping', async () => /bootstrapping the ledger state/.test(b!.output()), 60_000);
     await b.stop('SIGKILL');
-    b = await startB(dir, a, dbPath);
+    b = await startB(http.url, a, dbPath);
     const deadline = Date.now() + 60_000;
     let stored = 0;
     while (stored === 0 && Date.now() < deadline) { stored = await latest(b); if (!stored) await new Promise((r) => setTimeout(r, 2)); }
     await b.stop('SIGKILL');
     assert.ok(stored > 0 && stored < (await latest(a)) - 16, `killed mid-backfill (B had ${stored})`);
-    b = await startB(dir, a, dbPath);
+    b = await startB(http.url, a, dbPath);
     await waitFor('B to catch up after the restart', async () => (await latest(b!)) >= (await latest(a)) - 2);
     await assertSameChain(a, b);
     const fundings = (await b.rpc('getTransactions', { startLedger: await oldestLedger(b), pagination: { limit: 200 } })).result.transactions;
     const hashes = fundings.map((t: any) => t.txHash);
     assert.equal(new Set(hashes).size, hashes.length, 'no transaction stored twice');
     assert.ok(hashes.length >= 21);
+    assert.ok(http.requests.GET > 0, 'B read over HTTP');
   } finally {
     await b?.stop();
     await a.stop();
+    await http.close();
   }
 });

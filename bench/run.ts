@@ -23,6 +23,7 @@ import { measureStartup } from './startup.ts';
 import { runSimulateBench } from './simulate.ts';
 import { runInvocationsBench } from './invocations.ts';
 import { runIngestionBench } from './ingestion.ts';
+import { runBootstrapBench } from './bootstrap.ts';
 import { fmt, median } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -30,10 +31,10 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    invocations: { accounts: 300, rounds: 2, runs: 1 }, ingestion: { loops: 3, rounds: 1 } }
+    invocations: { accounts: 300, rounds: 2, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 }, ingestion: { loops: 60, rounds: 3 } };
+    invocations: { accounts: 1000, rounds: 3, runs: 3 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 } };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();
 const CONNECTIONS = 64;
@@ -194,6 +195,12 @@ async function invocationsSection(): Promise<void> {
   });
 }
 
+async function bootstrapSection(): Promise<void> {
+  const r = await runBootstrapBench(CFG.bootstrap, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function ingestionSection(): Promise<void> {
   const r = await runIngestionBench(CFG.ingestion, log);
   rows.push(...r.rows);
@@ -210,6 +217,7 @@ await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'],
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
+await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 

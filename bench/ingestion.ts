@@ -11,6 +11,8 @@ import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { DatastoreWriter } from '../src/sources/datastore/datastoreWriter.ts';
 import { sha256 } from '../src/xdr/codec.ts';
+import { splitRecords } from '../src/sources/recordMarked.ts';
+import { startsWithZstdMagic } from '../src/sources/zstdFrames.ts';
 import { startNodeProcess, type NodeProcess } from '../test/integration/support/nodeProcess.ts';
 import type { Row } from './report.ts';
 import { fmt, median, sleep } from './stats.ts';
@@ -89,21 +91,16 @@ async function followOnce(args: string[], last: number, timeoutMs: number): Prom
 /** The LedgerCloseMetas of a (zstd-compressed) record-marked stream file, and their contract events. */
 function streamMetas(path: string): { metas: Uint8Array[]; events: number } {
   let bytes: Uint8Array = readFileSync(path);
-  if (bytes[0] === 0x28 && bytes[1] === 0xb5) bytes = zstdDecompressSync(bytes);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const metas: Uint8Array[] = [];
+  if (startsWithZstdMagic(bytes)) bytes = zstdDecompressSync(bytes);
+  const metas = splitRecords(bytes, path);
   let events = 0;
-  for (let at = 0; at < bytes.length;) {
-    const len = view.getUint32(at) & 0x7fffffff;
-    const meta = bytes.subarray(at + 4, at + 4 + len);
-    metas.push(meta);
+  for (const meta of metas) {
     const lcm = xdr.LedgerCloseMeta.schema.decode(meta);
     for (const p of (lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2).txProcessing) {
       const m = p.txApplyProcessing;
       if (m.v === 4) events += m.v4.operations.reduce((n, o) => n + o.events.length, 0) + m.v4.events.length;
       if (m.v === 3 && m.v3.sorobanMeta) events += m.v3.sorobanMeta.events.length;
     }
-    at += 4 + len;
   }
   return { metas, events };
 }

@@ -10,6 +10,7 @@ import { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from './sources/standaloneNetwork.ts';
 import { Faucet } from './faucet/faucet.ts';
 import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
+import { registerFaucetRoutes } from './faucet/routes.ts';
 import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
@@ -47,11 +48,6 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     dbPath: config.dbPath, networkPassphrase: config.networkPassphrase,
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
-  const uvThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-  if (config.preflightWorkerCount >= uvThreads) {
-    logger.warn({ preflightWorkerCount: config.preflightWorkerCount, uvThreadpoolSize: uvThreads },
-      'each running simulation holds a libuv threadpool thread: set UV_THREADPOOL_SIZE above --preflight-worker-count');
-  }
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(),
@@ -130,16 +126,4 @@ function follower(store: Store, config: Config, logger: Logger): LedgerSide {
     stop: () => ingester.stop(),
     describe: { mode: 'follow', source: ingester.sourceDescription, core: config.stellarCoreUrl },
   };
-}
-
-function registerFaucetRoutes(app: FastifyInstance, faucet: Faucet): void {
-  const handler = async (req: { query: unknown }, reply: { code(n: number): { send(b: unknown): unknown } }) => {
-    const addr = (req.query as Record<string, unknown>)?.addr;
-    const answer = await faucet.fund(typeof addr === 'string' ? addr : '');
-    return reply.code(answer.status).send(answer.body);
-  };
-  for (const path of ['/friendbot', '/friendbot/']) {
-    app.get(path, handler);
-    app.post(path, handler);
-  }
 }

@@ -2,9 +2,11 @@
 //! simulation also carries the protocol-27 line, see `simulate.rs`) exposed to Node through
 //! Node-API.
 //!
-//! Host work runs as napi AsyncTasks (on libuv's threadpool, so the event loop keeps serving), each
-//! on a big-stack thread with panics caught. Ledger state is read from the node's SQLite database
-//! directly (see `store.rs`), never through JavaScript callbacks.
+//! Host work runs on big-stack host threads with panics caught (see `runner.rs`). Simulations settle
+//! their promise straight from the host thread, so the event loop keeps serving; the benchmark and
+//! the panic self-test are napi AsyncTasks; ingestion and apply calls block the calling JS thread
+//! until their host thread is done. Ledger state is read from the node's SQLite database directly
+//! (see `store.rs`), never through JavaScript callbacks.
 //!
 //! XDR crosses the boundary as base64 strings (what the JSON-RPC API carries), except the genesis
 //! entries, which are raw XDR bytes for the storage layer.
@@ -131,6 +133,16 @@ fn b64(bytes: &[u8]) -> String {
     B64.encode(bytes)
 }
 
+/// A 32-byte value (a seed, a network id) from JS bytes.
+fn bytes32(bytes: &[u8], name: &str) -> Result<[u8; 32]> {
+    <[u8; 32]>::try_from(bytes).map_err(|_| Error::new(Status::InvalidArg, format!("{name} must be 32 bytes")))
+}
+
+/// A ledger close time (unix seconds) from JS.
+fn close_time(timestamp: i64) -> Result<u64> {
+    u64::try_from(timestamp).map_err(|_| Error::new(Status::InvalidArg, "ledger.timestamp must not be negative"))
+}
+
 fn to_js(out: SimulationOutput) -> SimulationResult {
     SimulationResult {
         error: out.error,
@@ -168,8 +180,7 @@ fn common(db_path: String, network_passphrase: String, ledger: Option<LedgerInpu
         .map(|l| -> Result<LedgerParams> {
             Ok(LedgerParams {
                 sequence: l.sequence,
-                timestamp: u64::try_from(l.timestamp)
-                    .map_err(|_| Error::new(Status::InvalidArg, "ledger.timestamp must not be negative"))?,
+                timestamp: close_time(l.timestamp)?,
                 protocol_version: l.protocol_version,
                 base_reserve: l.base_reserve,
             })
@@ -204,13 +215,7 @@ fn invoke_request(r: SimulateInvokeRequest) -> Result<simulate::InvokeRequest> {
         .map(|m| m.parse::<simulate::AuthMode>())
         .transpose()
         .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
-    let prng_seed = r
-        .prng_seed
-        .map(|b| -> Result<[u8; 32]> {
-            <[u8; 32]>::try_from(b.as_ref())
-                .map_err(|_| Error::new(Status::InvalidArg, "prngSeed must be 32 bytes"))
-        })
-        .transpose()?;
+    let prng_seed = r.prng_seed.map(|b| bytes32(&b, "prngSeed")).transpose()?;
     Ok(simulate::InvokeRequest {
         common: common(r.db_path, r.network_passphrase, r.ledger)?,
         op: op_input(r.transaction_xdr, r.operation_xdr, r.source_account, None)?,
@@ -384,8 +389,7 @@ pub fn self_test_panic(message: String) -> AsyncTask<PanicTask> {
 /// host thread (deep XDR, caught panics) and waits for it.
 #[napi]
 pub fn ledger_to_rows(lcm: Buffer, network_id: Buffer) -> Result<ingest::LedgerRows> {
-    let network_id: [u8; 32] = <[u8; 32]>::try_from(network_id.as_ref())
-        .map_err(|_| Error::new(Status::InvalidArg, "networkId must be 32 bytes"))?;
+    let network_id = bytes32(&network_id, "networkId")?;
     let lcm = lcm.to_vec();
     runner::run_on_host_thread("ingest", move || ingest::ledger_to_rows(&lcm, &network_id))
         .and_then(|r| r)
@@ -506,10 +510,8 @@ impl SorobanApplier {
     /// only for malformed requests; the host's failures come back in `failure`.
     #[napi]
     pub fn invoke(&self, request: InvokeApplyRequest) -> Result<InvokeApplyResult> {
-        let seed: [u8; 32] = <[u8; 32]>::try_from(request.prng_seed.as_ref())
-            .map_err(|_| Error::new(Status::InvalidArg, "prngSeed must be 32 bytes"))?;
-        let network_id: [u8; 32] = <[u8; 32]>::try_from(request.ledger.network_id.as_ref())
-            .map_err(|_| Error::new(Status::InvalidArg, "ledger.networkId must be 32 bytes"))?;
+        let seed = bytes32(&request.prng_seed, "prngSeed")?;
+        let network_id = bytes32(&request.ledger.network_id, "ledger.networkId")?;
         let input = apply::InvokeInput {
             host_function: request.host_function.to_vec(),
             resources: request.resources.to_vec(),
@@ -518,8 +520,7 @@ impl SorobanApplier {
             auth_entries: request.auth_entries.iter().map(|b| b.to_vec()).collect(),
             ledger: apply::ApplyLedger {
                 sequence: request.ledger.sequence,
-                timestamp: u64::try_from(request.ledger.timestamp)
-                    .map_err(|_| Error::new(Status::InvalidArg, "ledger.timestamp must not be negative"))?,
+                timestamp: close_time(request.ledger.timestamp)?,
                 protocol_version: request.ledger.protocol_version,
                 base_reserve: request.ledger.base_reserve,
                 network_id,

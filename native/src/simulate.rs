@@ -1,6 +1,6 @@
 //! Simulation of the three Soroban operations over a [`Snapshot`] of the node's database, shaped
-//! after what simulateTransaction answers. Plain Rust in and out (no Node-API types), so the same
-//! code runs from the addon, from Rust tests and from benchmarks.
+//! after what simulateTransaction answers. Plain Rust in and out (no Node-API types): `lib.rs`
+//! converts at the boundary, and its in-Rust benchmark (benchSimulateInvoke) calls the same code.
 //!
 //! A host runs exactly one ledger protocol, and a followed network's latest ledger may still be at
 //! the previous protocol around an upgrade. So, like the reference server, simulation carries two
@@ -179,9 +179,9 @@ pub fn render_error(e: &anyhow::Error) -> String {
 
 // Error texts shared by both lines.
 
-pub(crate) fn error_text(e: &anyhow::Error, snapshot: Option<&Snapshot>) -> String {
+pub(crate) fn error_text(e: &anyhow::Error, snapshot: &Snapshot) -> String {
     // A storage failure explains more than the host's (Storage, InternalError) it caused.
-    if let Some(storage) = snapshot.and_then(Snapshot::take_storage_error) {
+    if let Some(storage) = snapshot.take_storage_error() {
         return render_error(&storage);
     }
     render_error(e)

@@ -14,7 +14,7 @@
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, Limits, ReadXdr};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -83,6 +83,8 @@ pub struct Snapshot {
     conn: Option<Connection>,
     /// The first storage failure; it explains a host error better than the host's own text.
     storage_error: RefCell<Option<anyhow::Error>>,
+    /// A storage read failed: the connection is not pooled again (the error itself may be taken).
+    failed: Cell<bool>,
 }
 
 impl Snapshot {
@@ -97,6 +99,7 @@ impl Snapshot {
             path: path.to_string(),
             conn: Some(conn),
             storage_error: RefCell::new(None),
+            failed: Cell::new(false),
         })
     }
 
@@ -135,6 +138,7 @@ impl Snapshot {
     /// Keeps the first storage failure of a simulation: the host only sees a generic storage
     /// error, and this one says what went wrong.
     pub fn record_storage_error(&self, e: anyhow::Error) {
+        self.failed.set(true);
         if let Ok(mut slot) = self.storage_error.try_borrow_mut() {
             if slot.is_none() {
                 *slot = Some(e);
@@ -151,8 +155,7 @@ impl Snapshot {
 impl Drop for Snapshot {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
-            let healthy = self.storage_error.borrow().is_none();
-            if conn.execute_batch("ROLLBACK").is_ok() && healthy {
+            if conn.execute_batch("ROLLBACK").is_ok() && !self.failed.get() {
                 return_connection(&self.path, conn);
             }
         }

@@ -7,7 +7,7 @@ import { Readable, pipeline } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { openObjectStore, type HttpOptions, type ObjectStore } from '../sources/objectStore.ts';
-import { readRecords } from '../sources/recordMarked.ts';
+import { splitRecords } from '../sources/recordMarked.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import {
   ROOT_STATE_PATH, assertCheckpoint, bucketPath, checkpointFilePath, checkpointStatePath, firstLedgerOfCheckpoint, flatPath,
@@ -101,7 +101,7 @@ export class HistoryArchive {
     const where = `${this.description}: ${checkpointFilePath('ledger', checkpoint)}`;
     if (!bytes) throw new HistoryArchiveError(`${where} not found`);
     const out: LedgerHeaderHistoryEntry[] = [];
-    for await (const record of readRecords(once(bytes), where)) out.push(xdr.LedgerHeaderHistoryEntry.schema.decode(record));
+    for (const record of splitRecords(bytes, where)) out.push(xdr.LedgerHeaderHistoryEntry.schema.decode(record));
     const first = firstLedgerOfCheckpoint(checkpoint);
     out.forEach((h, i) => {
       if (h.header.ledgerSeq !== first + i) throw new HistoryArchiveError(`${where}: record ${i} is ledger ${h.header.ledgerSeq}, expected ${first + i}`);

@@ -3,8 +3,8 @@
 import { Reader } from '@stellar/js-xdr';
 import { xdr } from '@stellar/stellar-sdk';
 import type { SubmitResult, SubmitStatus, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { networkIdOf, toBase64 } from '../xdr/codec.ts';
-import { decodeEnvelope, transactionHash } from '../xdr/transactions.ts';
+import { networkIdOf, toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
+import { transactionHash } from '../xdr/transactions.ts';
 
 /** Core threw while handling the transaction: the reference answers -32603 with this text. */
 export class CoreExceptionError extends Error {}
@@ -31,8 +31,8 @@ export class CoreSubmitter implements TransactionSubmitter {
     this.networkId = networkIdOf(opts.networkPassphrase);
   }
 
-  async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
-    const hash = transactionHash(this.networkId, decodeEnvelope(envelopeXdr));
+  async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
+    const hash = transactionHash(this.networkId, envelope);
     const res = await fetch(`${this.url}/tx?blob=${encodeURIComponent(toBase64(envelopeXdr))}`, {
       signal: AbortSignal.timeout(this.timeoutMs),
     });

@@ -3,9 +3,10 @@
 // back from the node right after the faucet answers; a node a ledger behind would say NOT_FOUND.
 import type { FastifyInstance } from 'fastify';
 import type { StoreReader } from '../store/types.ts';
+import { mountFriendbot } from './routes.ts';
 
 export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: string; store: StoreReader; waitMs?: number }): void {
-  const handler = async (req: { query: unknown; method: string }, reply: { code(n: number): { send(b: unknown): unknown } }) => {
+  mountFriendbot(app, async (req, reply) => {
     const addr = (req.query as Record<string, unknown>)?.addr;
     const url = new URL(opts.upstream);
     if (typeof addr === 'string') url.searchParams.set('addr', addr);
@@ -21,11 +22,7 @@ export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: s
     const ledger = (body as { ledger?: unknown })?.ledger;
     if (res.ok && typeof ledger === 'number') await waitForLedger(opts.store, ledger, opts.waitMs ?? 15_000);
     return reply.code(res.status).send(body);
-  };
-  for (const path of ['/friendbot', '/friendbot/']) {
-    app.get(path, handler);
-    app.post(path, handler);
-  }
+  });
 }
 
 async function waitForLedger(store: StoreReader, ledger: number, waitMs: number): Promise<void> {

@@ -2,15 +2,14 @@
 // shapes simulateTransaction answers with (strings for 64-bit numbers, no nulls), and a bound on
 // how many simulations run at once.
 //
-// Each simulation runs in the addon off the event loop (a libuv threadpool task that runs the host
-// on its own big-stack thread) and reads ledger state from the node's SQLite file in one read
-// transaction, against the latest stored ledger unless `ledger` says otherwise, on the host line of
-// that ledger's protocol (the addon carries the current and the previous one; hostInfo() lists
-// them; another protocol is an `error` result). The bound keeps
-// some of libuv's threads (4 by default, shared with fs/dns/crypto) free for the rest of the node.
-// Beyond the running ones, at most `maxWaiting` wait in line; one more is refused with
-// PreflightQueueFullError (the reference's "preflight queue full"). A waiting call whose AbortSignal
-// fires leaves the line.
+// Each simulation runs in the addon off the event loop (on one of the addon's big-stack host
+// threads, which settles the promise itself) and reads ledger state from the node's SQLite file in
+// one read transaction, against the latest stored ledger unless `ledger` says otherwise, on the host
+// line of that ledger's protocol (the addon carries the current and the previous one; hostInfo()
+// lists them; another protocol is an `error` result). At most `maxConcurrent` run at once (a host
+// thread and a read connection each); beyond them, at most `maxWaiting` wait in line; one more is
+// refused with PreflightQueueFullError (the reference's "preflight queue full"). A waiting call
+// whose AbortSignal fires leaves the line.
 import { availableParallelism } from 'node:os';
 import {
   loadNative, type AuthMode, type NativeAddon, type NativeLedgerInput, type NativeSimulationResult,

@@ -1,15 +1,15 @@
 // Following a real network: the single writer that takes ledgers from a source (datastore, meta
-// stream, captive core) and stores them through the same ledgerToBatch the standalone network uses.
-// Each ledger is committed on its own, so a crash loses at most the ledger being written, and a
-// restart resumes at the stored tip + 1: nothing is lost or stored twice.
+// stream, captive core), has them converted to rows by the mapping the standalone network's ledgers
+// go through (natively, on a worker thread, a few ahead), checks and stores them. Ledgers are
+// committed whole (several per transaction while behind), so a crash loses only uncommitted work and
+// a restart resumes at the stored tip + 1: nothing is lost or stored twice.
 //
 // On an empty database it first bootstraps the ledger state from a history-archive checkpoint C,
 // then backfills the retention window (ledgers <= C are history only: their entry changes are
 // already in the checkpoint's state), reporting progress, then follows the tip.
 import type { Logger } from 'pino';
-import type { Store } from '../store/types.ts';
+import type { IngestBatch, Store } from '../store/types.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
-import type { IngestBatch } from '../store/types.ts';
 import { CorruptLedgerError, verifiedLedgerBatch } from './verifiedLedger.ts';
 import { LedgerRowsWorker } from './ledgerRowsWorker.ts';
 

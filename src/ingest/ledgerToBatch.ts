@@ -1,5 +1,7 @@
 // Turns one LedgerCloseMeta, from any source and of any version, into the rows storage keeps for it.
-// This is the only place that understands meta layouts; the standalone network goes through it too.
+// The standalone network goes through it with the meta it already holds decoded. Raw metas from
+// outside take native/src/ingest.rs, the same mapping in Rust (fastLedgerToBatch below); the two are
+// kept equal by test/unit/ingest/nativeLedgerToBatch.test.ts on every fixture ledger.
 import { xdr } from '@stellar/stellar-sdk';
 import {
   encodeLedgerEntry, encodeLedgerKey, toBase64, toHex,

@@ -6,20 +6,8 @@ import { xdr } from '@stellar/stellar-sdk';
 import { bytesEqual, sha256, toHex } from '../xdr/codec.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import type { IngestBatch } from '../store/types.ts';
-import { fastLedgerToBatch } from './ledgerToBatch.ts';
 
 export class CorruptLedgerError extends Error {}
-
-/** Converts and checks one outside ledger in place; throws CorruptLedgerError when it fails. */
-export function convertVerifiedLedger(raw: RawLedger, networkId: Uint8Array, previousHash: Uint8Array | undefined): IngestBatch {
-  let batch: IngestBatch;
-  try {
-    batch = fastLedgerToBatch(raw.bytes, networkId);
-  } catch (e) {
-    throw new CorruptLedgerError(`ledger ${raw.sequence}: ${(e as Error).message}`);
-  }
-  return verifiedLedgerBatch(raw, batch, previousHash);
-}
 
 /** `batch` (converted from `raw`) after the checks above; throws CorruptLedgerError otherwise. */
 export function verifiedLedgerBatch(raw: RawLedger, batch: IngestBatch, previousHash: Uint8Array | undefined): IngestBatch {

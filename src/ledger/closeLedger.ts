@@ -12,6 +12,7 @@ import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
+import { u64 } from './encodeCloseMeta.ts';
 import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
 import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
 
@@ -81,7 +82,7 @@ export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], st
 
   const sorobanFees: Array<SorobanFees | undefined> = [];
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = frames.map((frame, i) => {
-    const prngSeed = sha256(txSetHash, uint64(i));
+    const prngSeed = sha256(txSetHash, u64(BigInt(i)));
     const { result, meta, soroban } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
     sorobanFees.push(soroban);
     return {
@@ -203,17 +204,10 @@ function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDat
   const ctx: SorobanOpContext = {
     data, config: env.config, host: env.host, fees: tracker,
     refundableFeeFor: (eventsBytes) => BigInt(env.host.resourceFee({ ...use, contractEventsSizeBytes: eventsBytes }).refundable),
-    prngSeed: sha256(prngSeed, uint64(0)),
+    prngSeed: sha256(prngSeed, u64(0n)),
     diagnosticEvents: [],
   };
   return { ctx, fees: { tracker, nonRefundable } };
-}
-
-/** A uint64 in XDR (big-endian), for core's subSha256 seed derivation. */
-function uint64(n: number): Uint8Array {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, BigInt(n));
-  return b;
 }
 
 /** Applies every operation in its own nested state; any failure discards all of them. */

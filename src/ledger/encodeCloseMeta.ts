@@ -23,7 +23,8 @@ function u32(n: number): Uint8Array {
   return b;
 }
 
-function u64(n: bigint): Uint8Array {
+/** A uint64 in XDR (big-endian); also core's subSha256 seed derivation. */
+export function u64(n: bigint): Uint8Array {
   const b = new Uint8Array(8);
   new DataView(b.buffer).setBigUint64(0, n);
   return b;

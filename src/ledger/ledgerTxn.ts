@@ -4,8 +4,6 @@
 import { encodeLedgerKey, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 
-export { keyId };
-
 /** Read-only access to the committed state (storage) beneath the outermost LedgerTxn. */
 export interface EntrySource {
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined;
@@ -80,7 +78,7 @@ export class LedgerTxn {
 
   rollback(): void { this.closed = true; this.slots.clear(); }
 
-  /** Every key written (or erased) in this transaction, with its final value; used by the outermost one. */
+  /** Every key written (or erased) in this transaction, with its final value. */
   writes(): IterableIterator<Slot> { return this.slots.values(); }
 
   private peek(id: string, key: LedgerKey): LedgerEntry | undefined {

@@ -4,6 +4,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { bytesEqual, sha256 } from '../xdr/codec.ts';
+import type { SignatureToCheck } from './signatureWorkers.ts';
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const keyCache = new Map<string, KeyObject>();
@@ -127,8 +128,8 @@ export class SignatureChecker {
  */
 export function candidateSignatures(
   accounts: xdr.AccountEntryWire[], message: Uint8Array, signatures: xdr.DecoratedSignatureWire[],
-): Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> {
-  const out: Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> = [];
+): SignatureToCheck[] {
+  const out: SignatureToCheck[] = [];
   const seen = new Set<string>();
   for (const account of accounts) {
     for (const signer of accountSigners(account)) {

@@ -30,7 +30,6 @@ export interface ValidationContext {
   soroban?: SorobanEnv;
 }
 
-const SOROBAN_OP_TYPES = new Set([24, 25, 26]);
 const LEVEL_INDEX: Record<ThresholdLevel, number> = { low: 1, medium: 2, high: 3 };
 
 export function neededWeight(account: xdr.AccountEntryWire, level: ThresholdLevel): number {
@@ -76,10 +75,9 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
   const ops = tx.operations;
   if (ops.length === 0) return { code: TxCode.MISSING_OPERATION, afterSeqCheck: false };
   if (ops.length > MAX_OPS_PER_TX) return { code: TxCode.MALFORMED, afterSeqCheck: false };
-  const sorobanOps = ops.filter((o) => SOROBAN_OP_TYPES.has(o.body.type)).length;
-  if (sorobanOps > 0 && ops.length > 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
-  if (sorobanOps === 0 && tx.ext.v === 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
-  if (sorobanOps > 0) {
+  if (frame.isSoroban && ops.length > 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  if (!frame.isSoroban && tx.ext.v === 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
+  if (frame.isSoroban) {
     if (!ctx.soroban) return { code: TxCode.SOROBAN_INVALID, afterSeqCheck: false };
     const soroban = checkSorobanTransaction(frame, ctx.soroban, ledger.baseFee, chargeFee, ctx.applying);
     if (soroban) {
@@ -91,7 +89,7 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
   const timing = checkPreconditionTiming(tx.cond, ledger);
   if (timing) return timing;
 
-  if (chargeFee && !ctx.applying && sorobanOps === 0 && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
+  if (chargeFee && !ctx.applying && !frame.isSoroban && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
     return { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false };
   }
   const sourceEntry = ltx.load(accountKey(frame.sourceId));

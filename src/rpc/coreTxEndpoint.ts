@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TransactionSubmitter } from './methods/types.ts';
 import { joinDiagnosticEvents } from '../core/coreSubmitter.ts';
-import { toBase64 } from '../xdr/codec.ts';
+import { toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
 import { decodeEnvelope } from '../xdr/transactions.ts';
 import { MAX_ENVELOPE_BYTES } from './methods/sendTransaction.ts';
 
@@ -15,12 +15,13 @@ export function registerCoreTxEndpoint(app: FastifyInstance, submitter: Transact
     if (!bytes || bytes.length === 0 || bytes.length > MAX_ENVELOPE_BYTES) {
       return reply.send({ exception: 'Must specify a tx blob: tx?blob=<tx in xdr format>' });
     }
+    let envelope: TransactionEnvelope;
     try {
-      decodeEnvelope(bytes);
+      envelope = decodeEnvelope(bytes);
     } catch {
       return reply.send({ exception: 'Invalid XDR' });
     }
-    const result = await submitter.submit(bytes);
+    const result = await submitter.submit(bytes, envelope);
     if (result.status !== 'ERROR') return reply.send({ status: result.status });
     return reply.send({
       status: 'ERROR',

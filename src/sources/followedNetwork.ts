@@ -61,7 +61,7 @@ function archiveBootstrapper(store: Store, urls: string[], passphrase: string, l
         try {
           const root = await archive.rootState();
           // A checkpoint the source already has the next ledgers of; else the newest (ingestion waits).
-          const older = notAfter !== undefined && notAfter >= 63 && root.currentLedger > notAfter ? latestCheckpointAtOrBefore(notAfter) : undefined;
+          const older = notAfter !== undefined && notAfter > 0 && root.currentLedger > notAfter ? latestCheckpointAtOrBefore(notAfter) : undefined;
           const checkpoint = older ?? root.currentLedger;
           logger.info({ archive: archive.description, checkpoint }, 'bootstrapping the ledger state from a history archive');
           let lastLog = 0;

@@ -104,23 +104,15 @@ export class HttpObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const url = this.urlOf(key);
-    let lastError: unknown;
-    for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
-      try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs) });
-        // Buckets answer 403 for a missing key when listing is not public (S3): treat both as absent.
-        if (res.status === 404 || res.status === 403) { await res.body?.cancel(); return undefined; }
-        if (res.ok) return new Uint8Array(await res.arrayBuffer());
-        lastError = new Error(`GET ${url}: HTTP ${res.status}`);
-        await res.body?.cancel();
-        if (res.status < 500 && res.status !== 429) break;
-      } catch (e) {
-        lastError = new Error(`GET ${url}: ${(e as Error).message}`);
-      }
+    const found = await this.request('GET', key);
+    if (!found) return undefined;
+    try {
+      return new Uint8Array(await found.res.arrayBuffer());
+    } catch (e) {
+      throw new Error(`GET ${found.url}: ${(e as Error).message}`);
+    } finally {
+      found.done();
     }
-    throw lastError;
   }
 
   /**
@@ -128,59 +120,59 @@ export class HttpObjectStore implements ObjectStore {
    * timeout is per chunk (idle time), not for the whole body, which may take minutes for a large bucket.
    */
   async stream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    const found = await this.request('GET', key);
+    if (!found) return undefined;
+    const { res, url, touch, done } = found;
+    return (async function* idleTimed() {
+      try {
+        for await (const chunk of res.body!) {
+          touch();
+          yield chunk;
+        }
+      } catch (e) {
+        throw new Error(`GET ${url}: ${(e as Error).message}`);
+      } finally {
+        done();
+      }
+    })();
+  }
+
+  /** A HEAD request, retried like get(). */
+  async exists(key: string): Promise<boolean> {
+    const found = await this.request('HEAD', key);
+    found?.done();
+    return found !== undefined;
+  }
+
+  /**
+   * The object's response, or undefined when it is absent (404; buckets that hide absence answer
+   * 403). Network errors, 5xx and 429 are retried with backoff. The request is aborted after
+   * `timeoutMs` without progress: `touch()` (data arrived) pushes that deadline on, `done()` ends it.
+   */
+  private async request(method: 'GET' | 'HEAD', key: string): Promise<{ res: Response; url: string; touch(): void; done(): void } | undefined> {
     const url = this.urlOf(key);
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
       const abort = new AbortController();
-      let timer = setTimeout(() => abort.abort(new Error(`no data for ${this.timeoutMs} ms`)), this.timeoutMs);
-      try {
-        const res = await fetch(url, { signal: abort.signal });
-        if (res.status === 404 || res.status === 403) { clearTimeout(timer); await res.body?.cancel(); return undefined; }
-        if (res.ok && res.body) {
-          const body = res.body;
-          const timeoutMs = this.timeoutMs;
-          return (async function* idleTimed() {
-            try {
-              for await (const chunk of body) {
-                clearTimeout(timer);
-                timer = setTimeout(() => abort.abort(new Error(`no data for ${timeoutMs} ms`)), timeoutMs);
-                yield chunk;
-              }
-            } catch (e) {
-              throw new Error(`GET ${url}: ${(e as Error).message}`);
-            } finally {
-              clearTimeout(timer);
-            }
-          })();
-        }
+      let timer: NodeJS.Timeout | undefined;
+      const touch = () => {
         clearTimeout(timer);
-        lastError = new Error(`GET ${url}: HTTP ${res.status}`);
+        timer = setTimeout(() => abort.abort(new Error(`no data for ${this.timeoutMs} ms`)), this.timeoutMs);
+      };
+      const done = () => clearTimeout(timer);
+      touch();
+      try {
+        const res = await fetch(url, { method, signal: abort.signal });
+        if (res.status === 404 || res.status === 403) { done(); await res.body?.cancel(); return undefined; }
+        if (res.ok) return { res, url, touch, done };
+        done();
         await res.body?.cancel();
+        lastError = new Error(`${method} ${url}: HTTP ${res.status}`);
         if (res.status < 500 && res.status !== 429) break;
       } catch (e) {
-        clearTimeout(timer);
-        lastError = new Error(`GET ${url}: ${(e as Error).message}`);
-      }
-    }
-    throw lastError;
-  }
-
-  /** A HEAD request, retried like get(). */
-  async exists(key: string): Promise<boolean> {
-    const url = this.urlOf(key);
-    let lastError: unknown;
-    for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
-      try {
-        const res = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(this.timeoutMs) });
-        await res.body?.cancel();
-        if (res.status === 404 || res.status === 403) return false;
-        if (res.ok) return true;
-        lastError = new Error(`HEAD ${url}: HTTP ${res.status}`);
-        if (res.status < 500 && res.status !== 429) break;
-      } catch (e) {
-        lastError = new Error(`HEAD ${url}: ${(e as Error).message}`);
+        done();
+        lastError = new Error(`${method} ${url}: ${(e as Error).message}`);
       }
     }
     throw lastError;

@@ -47,6 +47,30 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'st
   }
 }
 
+/** The records of a whole record-marked buffer (a file read at once); same checks as readRecords. */
+export function splitRecords(bytes: Uint8Array, what = 'stream'): Uint8Array[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: Uint8Array[] = [];
+  let fragments: Uint8Array[] = [];
+  let at = 0;
+  while (at + 4 <= bytes.length) {
+    const word = view.getUint32(at);
+    const len = word & 0x7fff_ffff;
+    if (len > MAX_RECORD_BYTES) throw new Error(`${what}: record ${records.length} announces ${len} bytes: corrupt or not record-marked`);
+    if (at + 4 + len > bytes.length) break;
+    fragments.push(bytes.subarray(at + 4, at + 4 + len));
+    at += 4 + len;
+    if (word & LAST_FRAGMENT) {
+      records.push(fragments.length === 1 ? fragments[0] : concat(fragments));
+      fragments = [];
+    }
+  }
+  if (at < bytes.length || fragments.length > 0) {
+    throw new Error(`${what}: truncated after ${records.length} complete records (${bytes.length - at} stray bytes)`);
+  }
+  return records;
+}
+
 export function concat(parts: Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;

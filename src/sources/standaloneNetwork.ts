@@ -7,10 +7,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex } from '../xdr/codec.ts';
+import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { candidateSignatures, rememberVerified } from '../ledger/signatures.ts';
-import { decodeEnvelope } from '../xdr/transactions.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
@@ -92,7 +91,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     for (const e of genesis.entries) {
       batch.entryWrites.push({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
     }
-    this.store.setMetadata('networkPassphrase', this.config.networkPassphrase);
     this.store.ingest(batch, this.config.historyRetentionWindow);
     this.onLedgerStored({ sequence: 1, bytes });
     this.log.info({ ledger: 1 }, 'created the genesis ledger');
@@ -144,8 +142,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
     return now > prev ? now : prev;
   }
 
-  async submit(envelopeXdr: Uint8Array): Promise<SubmitResult> {
-    const frame: TransactionFrame = { ...frameOf(decodeEnvelope(envelopeXdr), this.networkId), envelopeXdr };
+  async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
+    const frame: TransactionFrame = { ...frameOf(envelope, this.networkId), envelopeXdr };
     await this.verifySignaturesOffThread(frame);
     return this.submitFrame(frame);
   }

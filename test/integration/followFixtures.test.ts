@@ -11,7 +11,7 @@ import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { frameRecord, concat } from '../../src/sources/recordMarked.ts';
+import { concat, frameRecord, splitRecords } from '../../src/sources/recordMarked.ts';
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url).pathname;
 const PUBNET = 'Public Global Stellar Network ; September 2015';
@@ -175,13 +175,7 @@ test('the synthetic load-test meta streams (zstd, record-marked): ingested up to
     ['load-test-ledgers-v24.xdr.zstd', 'load test network'],
   ] as const) {
     const path = join(FIXTURES, 'synthetic', file);
-    const raw = zstdDecompressSync(readFileSync(path));
-    const metas: Uint8Array[] = [];
-    for (let at = 0; at < raw.length;) {
-      const len = raw.readUInt32BE(at) & 0x7fffffff;
-      metas.push(raw.subarray(at + 4, at + 4 + len));
-      at += 4 + len;
-    }
+    const metas = splitRecords(zstdDecompressSync(readFileSync(path)), file);
     const seqs = metas.map((m) => expectations(m).sequence);
     const consecutive = seqs.findIndex((q, i) => i > 0 && q !== seqs[i - 1] + 1);
     assert.ok(consecutive > 1, `${file} has a gap after its first ledgers (${seqs.join(', ')})`);

@@ -4,8 +4,6 @@
 // preflight queue limit, and the server staying responsive while simulations run.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import {
   Account, Address, Asset, Contract, Keypair, Memo, Operation, SorobanDataBuilder, TransactionBuilder, nativeToScVal, rpc,
@@ -13,10 +11,9 @@ import {
 } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, builder, funded, server } from './support/sdk.ts';
+import { sha256, wasm, type ContractName } from './support/contracts.ts';
 
-const WASM_DIR = new URL('../../contracts/wasm/', import.meta.url);
-const counterWasm = readFileSync(new URL('counter.wasm', WASM_DIR));
-const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest();
+const counterWasm = wasm('counter');
 const source = Keypair.random();
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
@@ -310,11 +307,11 @@ describe('simulateTransaction of deployed contracts', () => {
     assert.equal(done.status, 'SUCCESS');
     return done as rpc.Api.GetSuccessfulTransactionResponse;
   }
-  async function deploy(file: string): Promise<string> {
-    const wasm = readFileSync(new URL(file, WASM_DIR));
-    const uploaded = await apply((await builder(s, kp)).addOperation(Operation.uploadContractWasm({ wasm })).build());
+  async function deploy(name: ContractName): Promise<string> {
+    const code = wasm(name);
+    const uploaded = await apply((await builder(s, kp)).addOperation(Operation.uploadContractWasm({ wasm: code })).build());
     const wasmHash = Buffer.from(scValToNative(uploaded.returnValue!) as Uint8Array);
-    assert.deepEqual(wasmHash, sha256(wasm));
+    assert.deepEqual(wasmHash, sha256(code));
     const created = await apply((await builder(s, kp)).addOperation(Operation.createCustomContract({
       address: new Address(kp.publicKey()), wasmHash, salt: randomBytes(32),
     })).build());
@@ -331,9 +328,9 @@ describe('simulateTransaction of deployed contracts', () => {
     node = await startNodeProcess({ args: ['--log-level', 'warn', '--close-mode', 'instant'] });
     s = server(node.url);
     kp = await funded(s);
-    errors = await deploy('errors.wasm');
-    counter = await deploy('counter.wasm');
-    owned = await deploy('auth.wasm');
+    errors = await deploy('errors');
+    counter = await deploy('counter');
+    owned = await deploy('auth');
   });
   after(async () => { await node?.stop(); });
 

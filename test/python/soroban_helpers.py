@@ -1,5 +1,6 @@
-"""Helpers the Python SDK tests share: a funded account, and a Soroban transaction sent the SDK's way
-(prepare_transaction, sign, send, poll) with its fee and return value checked."""
+"""Helpers the Python SDK tests share: a funded account, a Soroban transaction sent the SDK's way
+(prepare_transaction, sign, send, poll) with its fee and return value checked, and get_events paged
+to the end."""
 import os
 
 import requests
@@ -52,3 +53,16 @@ def deploy(server: SorobanServer, kp: Keypair, code: bytes) -> tuple[bytes, str]
     wasm_hash = scval.from_bytes(run(server, kp, lambda b: b.append_upload_contract_wasm_op(code))[1])
     address = run(server, kp, lambda b: b.append_create_contract_op(wasm_id=wasm_hash, address=kp.public_key, salt=os.urandom(32)))[1]
     return wasm_hash, scval.from_address(address).address
+
+
+def page_to_end(server: SorobanServer, start: int, filters, limit: int):
+    """Pages through get_events with cursors until a page comes back short: (events, pages, cursor)."""
+    res = server.get_events(start_ledger=start, filters=filters, limit=limit)
+    events, pages = [], 1
+    while True:
+        events.extend(res.events)
+        if len(res.events) < limit:
+            return events, pages, res.cursor
+        assert res.cursor == res.events[-1].id
+        res = server.get_events(filters=filters, cursor=res.cursor, limit=limit)
+        pages += 1

@@ -1,7 +1,7 @@
 """get_events through the official Python SDK (SorobanServer.get_events) against events a contract
 deployed on the standalone network emits: the counter's ("counter", "incr") events, filtered by
 contract id and by topic, paged with cursors to the end."""
-from soroban_helpers import deploy, fund, run, wasm
+from soroban_helpers import deploy, fund, page_to_end, run, wasm
 from stellar_sdk import SorobanServer, scval
 from stellar_sdk.soroban_rpc import EventFilter, EventFilterType
 from stellar_sdk.xdr import SCVal
@@ -18,14 +18,7 @@ def test_counter_events_paged_to_the_end(node_url):
         contract_id, "increment", [scval.to_uint32(by)]))[0] for by in INCREMENTS]
 
     by_contract = [EventFilter(event_type=EventFilterType.CONTRACT, contract_ids=[contract_id])]
-    events, pages = [], 0
-    res = server.get_events(start_ledger=start, filters=by_contract, limit=2)
-    while True:
-        pages += 1
-        events.extend(res.events)
-        if len(res.events) < 2:
-            break
-        res = server.get_events(filters=by_contract, cursor=res.cursor, limit=2)
+    events, pages, _ = page_to_end(server, start, by_contract, 2)
     assert pages == len(INCREMENTS) // 2 + 1
     assert [e.transaction_hash for e in events] == hashes
     total = 0

@@ -5,11 +5,9 @@ import time
 import warnings
 
 import requests
-from soroban_helpers import fund
-from stellar_sdk import Asset, Keypair, Network, SorobanServer, TransactionBuilder, scval
+from soroban_helpers import PASSPHRASE, fund, page_to_end
+from stellar_sdk import Asset, Keypair, SorobanServer, TransactionBuilder, scval
 from stellar_sdk.soroban_rpc import EventFilter, EventFilterType, GetTransactionStatus, SendTransactionStatus
-
-PASSPHRASE = Network.STANDALONE_NETWORK_PASSPHRASE
 
 
 def send(server: SorobanServer, source: Keypair, build) -> str:
@@ -25,18 +23,6 @@ def send(server: SorobanServer, source: Keypair, build) -> str:
             return sent.hash
         time.sleep(0.05)
     raise AssertionError("transaction never left NOT_FOUND")
-
-
-def page_to_end(server: SorobanServer, start: int, filters, limit: int):
-    res = server.get_events(start_ledger=start, filters=filters, limit=limit)
-    events, pages = [], 1
-    while True:
-        events.extend(res.events)
-        if len(res.events) < limit:
-            return events, pages, res.cursor
-        assert res.cursor == res.events[-1].id
-        res = server.get_events(filters=filters, cursor=res.cursor, limit=limit)
-        pages += 1
 
 
 def symbol_of(b64: str) -> str:

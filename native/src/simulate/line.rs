@@ -72,7 +72,7 @@ fn parse_op(input: &OpInput) -> Result<ParsedOp> {
             if operations.len() != 1 {
                 bail!("the transaction must contain exactly one operation (it has {})", operations.len());
             }
-            let operation = operations.to_vec().remove(0);
+            let operation = operations.into_vec().remove(0);
             let source = operation.source_account.clone().unwrap_or(tx_source).account_id();
             let footprint = match ext {
                 TransactionExt::V1(data) => Some(data.resources.footprint),
@@ -171,7 +171,7 @@ fn run(
         .and_then(|(config, info)| inner(parsed, &config, &info, latest));
     match outcome {
         Ok(out) => out,
-        Err(e) => SimulationOutput::failed(error_text(&e, Some(snapshot)), latest),
+        Err(e) => SimulationOutput::failed(error_text(&e, snapshot), latest),
     }
 }
 
@@ -199,7 +199,7 @@ fn invoke_inner(
         );
     };
     let source = parsed.source.ok_or_else(|| anyhow!("the source account is missing"))?;
-    let auth_entries = auth.to_vec();
+    let auth_entries = auth.into_vec();
     let mode = req.auth_mode.unwrap_or(if auth_entries.is_empty() { AuthMode::Record } else { AuthMode::Enforce });
     let auth_mode = match mode {
         AuthMode::Enforce => RecordingInvocationAuthMode::Enforcing(auth_entries),

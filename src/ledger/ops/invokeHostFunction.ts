@@ -11,7 +11,7 @@ import type { OpHandler, OpOutcome } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 24 }>;
 
-export const INVOKE_HOST_FUNCTION = {
+const INVOKE_HOST_FUNCTION = {
   SUCCESS: 0, MALFORMED: -1, TRAPPED: -2, RESOURCE_LIMIT_EXCEEDED: -3, ENTRY_ARCHIVED: -4, INSUFFICIENT_REFUNDABLE_FEE: -5,
 } as const;
 
@@ -112,7 +112,9 @@ export const invokeHostFunction: OpHandler<Body> = {
     for (const key of readWrite) {
       if (kept.has(keyId(key)) || !ltx.exists(key)) continue;
       ltx.erase(key);
-      if (isSorobanKey(key) && ltx.exists(ttlKeyFor(key))) ltx.erase(ttlKeyFor(key));
+      if (!isSorobanKey(key)) continue;
+      const ttlKey = ttlKeyFor(key);
+      if (ltx.exists(ttlKey)) ltx.erase(ttlKey);
     }
 
     const returnValue = out.returnValue!;

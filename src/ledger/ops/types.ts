@@ -1,4 +1,4 @@
-// The contract between the transaction applier and one classic operation.
+// The contract between the transaction applier and one operation (classic or Soroban).
 import type { xdr } from '@stellar/stellar-sdk';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { AccountId, ContractEvent, MuxedAccount } from '../../xdr/codec.ts';

@@ -32,7 +32,7 @@ export interface SorobanNetworkConfig {
   entries: Uint8Array[];
 }
 
-export const configSettingKey = (id: number): LedgerKey => ({ type: 8, configSetting: { configSettingId: id } });
+const configSettingKey = (id: number): LedgerKey => ({ type: 8, configSetting: { configSettingId: id } });
 
 /** Reads the configuration through `load`; undefined when the network has none (no Soroban). */
 export function loadSorobanNetworkConfig(load: (key: LedgerKey) => LedgerEntry | undefined): SorobanNetworkConfig | undefined {

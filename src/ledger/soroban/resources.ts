@@ -37,8 +37,8 @@ function diskReadEntries(frame: TransactionFrame, data: xdr.SorobanTransactionDa
   return classic + (data.ext.v === 1 ? data.ext.resourceExt.archivedSorobanEntries.length : 0);
 }
 
-/** The declared resources with `eventsBytes` of events, as the fee functions take them. */
-export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, eventsBytes = 0): ResourceUse {
+/** The declared resources (no events yet), as the fee functions take them. */
+export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire): ResourceUse {
   const r = data.resources;
   return {
     instructions: r.instructions,
@@ -46,7 +46,7 @@ export function resourceUse(frame: TransactionFrame, data: xdr.SorobanTransactio
     writeEntries: r.footprint.readWrite.length,
     diskReadBytes: r.diskReadBytes,
     writeBytes: r.writeBytes,
-    contractEventsSizeBytes: eventsBytes,
+    contractEventsSizeBytes: 0,
     transactionSizeBytes: chargedTransactionSize(frame),
   };
 }

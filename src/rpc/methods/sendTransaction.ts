@@ -3,7 +3,7 @@
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
-import { toBase64, toHex } from '../../xdr/codec.ts';
+import { toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';
 import type { Method, SubmitResult } from './types.ts';
 import { CoreExceptionError, CoreStatusError } from '../../core/coreSubmitter.ts';
@@ -13,12 +13,11 @@ import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shar
 export const MAX_ENVELOPE_BYTES = 1024 * 1024;
 const STATUSES = new Set(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR']);
 
-function decodeTransaction(text: unknown): Uint8Array {
+function decodeTransaction(text: unknown): { bytes: Uint8Array; envelope: TransactionEnvelope } {
   const bytes = typeof text === 'string' ? decodeBase64Std(text) : undefined;
   if (bytes && bytes.length > 0 && bytes.length <= MAX_ENVELOPE_BYTES) {
     try {
-      decodeEnvelope(bytes);
-      return bytes;
+      return { bytes, envelope: decodeEnvelope(bytes) };
     } catch { /* fall through */ }
   }
   throw invalidParams('invalid_xdr');
@@ -45,13 +44,13 @@ export const sendTransaction: Method = {
   },
   async handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);
-    const envelope = decodeTransaction(params.transaction);
+    const { bytes, envelope } = decodeTransaction(params.transaction);
     // Read before submitting, as the reference does; an empty store reports ledger 0.
     const latest = ctx.store.ledgerRange()?.latest ?? { sequence: 0, closeTime: 0 };
 
     let result: SubmitResult;
     try {
-      result = await ctx.submitter.submit(envelope);
+      result = await ctx.submitter.submit(bytes, envelope);
     } catch (e) {
       if (e instanceof CoreExceptionError) throw internalError('received exception from stellar-core');
       if (e instanceof CoreStatusError) throw internalError('invalid status from stellar-core');

@@ -3,6 +3,7 @@
 // simulator); it never writes storage.
 import type { Config } from '../../config/config.ts';
 import type { StoreReader } from '../../store/types.ts';
+import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
@@ -16,7 +17,8 @@ export interface SubmitResult {
 
 /** Where sendTransaction goes: the standalone network's queue, or a core node's /tx. */
 export interface TransactionSubmitter {
-  submit(envelopeXdr: Uint8Array): Promise<SubmitResult>;
+  /** `envelope` is `envelopeXdr` decoded (the caller has decoded it to check it: not done twice). */
+  submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult>;
 }
 
 /** What simulateTransaction runs on: the native host (src/host/simulator.ts's Simulator). */

@@ -1,7 +1,7 @@
 // Ledgers from stellar-core's meta stream (`--metadata-output-stream`, METADATA_OUTPUT_STREAM): one
 // record-marked LedgerCloseMeta per closed ledger, written to a file, a named pipe or a descriptor.
 // A zstd-compressed capture of such a stream (load-test bundles) is read the same way.
-import { constants, createReadStream } from 'node:fs';
+import { closeSync, constants, createReadStream, openSync, type ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
 import { concat, readRecords } from '../recordMarked.ts';
@@ -42,15 +42,27 @@ export class MetaStreamSource implements LedgerSource {
     if (this.path === '-') return process.stdin;
     const info = await stat(this.path);
     if (info.isFile() && this.follow) return followFile(this.path, this.pollIntervalMs, signal);
-    if (info.isFIFO()) {
-      // Opening a named pipe blocks (a worker thread, not abortable) until a writer opens it. To
-      // end that wait on abort, open the writing end ourselves for a moment.
-      signal.addEventListener('abort', () => {
-        open(this.path, constants.O_WRONLY | constants.O_NONBLOCK).then((h) => h.close(), () => {});
-      }, { once: true });
-    }
     // A named pipe ends when its writer closes it.
-    return createReadStream(this.path, { highWaterMark: 1 << 20, signal });
+    const stream = createReadStream(this.path, { highWaterMark: 1 << 20, signal });
+    if (info.isFIFO()) signal.addEventListener('abort', () => void releaseBlockedOpen(this.path, stream), { once: true });
+    return stream;
+  }
+}
+
+/**
+ * Opening a named pipe blocks a threadpool thread (not abortable) until a writer opens it, and a
+ * pending open keeps the process alive. On abort we open the writing end ourselves for a moment;
+ * a non-blocking writer open only succeeds once the reader's open has begun, which on a busy
+ * threadpool may be later than the abort: so try until the stream's open is over (or give up).
+ */
+async function releaseBlockedOpen(path: string, stream: ReadStream): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (stream.pending && !stream.closed && Date.now() < deadline) {
+    try {
+      // Synchronous on purpose: it cannot block (non-blocking), and the threadpool may be full.
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch { /* no reader yet (ENXIO): its open has not started */ }
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

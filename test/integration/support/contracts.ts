@@ -100,14 +100,6 @@ export function resourceFeeOf(tx: Transaction): bigint {
   return BigInt(ext.value.resourceFee);
 }
 
-/** The SorobanTransactionData of a Soroban transaction. */
-export function sorobanDataOf(tx: Transaction): xdr.SorobanTransactionData {
-  const env = tx.toEnvelope() as any;
-  const ext = env.value.tx.ext;
-  if (ext.type !== 'sorobanData') throw new Error('not a Soroban transaction');
-  return ext.value as xdr.SorobanTransactionData;
-}
-
 /** Indexes of read-write footprint entries to restore first (SorobanTransactionDataExt v1). */
 export function archivedIndexes(data: xdr.SorobanTransactionData): number[] {
   const w = data.toXdrObject() as any;

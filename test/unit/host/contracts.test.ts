@@ -8,7 +8,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { Simulator } from '../../../src/host/index.ts';
 import { encodeLedgerKey, sha256, toBase64, type AccountId, type LedgerEntry, type LedgerKey, type ScVal } from '../../../src/xdr/codec.ts';
 import {
-  PASSPHRASE, account, codeKey, createTestDb, decodeScVal, instanceEntry, instanceKey, invokeOp, rootAccount, ttlEntry,
+  PASSPHRASE, ROOT, account, codeKey, createTestDb, decodeScVal, instanceEntry, instanceKey, invokeOp, ttlEntry,
   u32, uploadOp, type TestDb,
 } from './support.ts';
 
@@ -17,7 +17,6 @@ type Name = typeof CONTRACTS[number];
 const wasmOf = (name: Name): Uint8Array => new Uint8Array(readFileSync(new URL(`../../../contracts/wasm/${name}.wasm`, import.meta.url)));
 const idOf = (name: Name): Uint8Array => sha256(Buffer.from(`contract ${name}`));
 
-const ROOT = toBase64(xdr.AccountId.schema.encode(rootAccount));
 const second: AccountId = { type: 0, ed25519: sha256(Buffer.from('second account')) };
 
 const sym = (s: string): ScVal => ({ type: 15, sym: new xdr.XdrString(s) });

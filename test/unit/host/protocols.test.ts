@@ -12,11 +12,10 @@ import { xdr } from '@stellar/stellar-sdk';
 import { Simulator, hostInfo } from '../../../src/host/index.ts';
 import { sha256, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import {
-  PASSPHRASE, codeKey, contractId, createTestDb, decodeScVal, instanceEntry, instanceKey, invokeOp,
-  rootAccount, testContractWasm, ttlEntry, uploadOp, type TestDb,
+  PASSPHRASE, ROOT, codeKey, contractId, createTestDb, decodeScVal, instanceEntry, instanceKey, invokeOp,
+  testContractWasm, ttlEntry, uploadOp, type TestDb,
 } from './support.ts';
 
-const ROOT = toBase64(xdr.AccountId.schema.encode(rootAccount));
 const SEED = new Uint8Array(32).fill(9);
 
 let db27: TestDb;

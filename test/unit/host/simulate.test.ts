@@ -6,11 +6,10 @@ import { xdr } from '@stellar/stellar-sdk';
 import { Simulator, loadNative } from '../../../src/host/index.ts';
 import { encodeLedgerKey, sha256, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import {
-  PASSPHRASE, codeKey, contractId, counterEntry, counterKey, createTestDb, decodeScVal, envelope, instanceEntry,
+  PASSPHRASE, ROOT, codeKey, contractId, counterEntry, counterKey, createTestDb, decodeScVal, envelope, instanceEntry,
   instanceKey, invokeOp, rootAccount, testContractWasm, ttlEntry, u32, uploadOp, type TestDb,
 } from './support.ts';
 
-const ROOT = toBase64(xdr.AccountId.schema.encode(rootAccount));
 const SEED = new Uint8Array(32).fill(7);
 
 let db: TestDb;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
+import { ledgerKeyOf, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
 import {
   encodeLedgerEntry, encodeLedgerKey, sha256, toBase64, type AccountId, type LedgerEntry, type LedgerKey, type ScVal,
 } from '../../../src/xdr/codec.ts';
@@ -116,6 +116,8 @@ export function testContractWasm(protocol = PROTOCOL): Uint8Array {
 // XDR builders
 
 export const rootAccount: AccountId = { type: 0, ed25519: sha256(Buffer.from('host-test-root')) };
+/** The root account as AccountId XDR, base64 (a simulation's `sourceAccount`). */
+export const ROOT = toBase64(xdr.AccountId.schema.encode(rootAccount));
 export const contractId = sha256(Buffer.from('host-test-contract'));
 
 export const u32 = (n: number): ScVal => ({ type: 3, u32: n });
@@ -257,7 +259,7 @@ export function createTestDb(protocol = PROTOCOL): TestDb {
         },
         transactions: [],
         entryWrites: [
-          ...entries.map((e) => ({ key: encodeLedgerKey(ledgerKeyOfEntry(e)), entry: encodeLedgerEntry(e), lastModified: sequence })),
+          ...entries.map((e) => ({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: sequence })),
           ...deletes.map((k) => ({ key: encodeLedgerKey(k), entry: null, lastModified: sequence })),
         ],
         feeSamples: [],
@@ -273,6 +275,3 @@ export function createTestDb(protocol = PROTOCOL): TestDb {
   db.closeLedger([...config, account(rootAccount)]);
   return db;
 }
-
-import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
-const ledgerKeyOfEntry = (e: LedgerEntry): LedgerKey => ledgerKeyOf(e.data);

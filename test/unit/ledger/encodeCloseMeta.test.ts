@@ -22,7 +22,8 @@ it('assembled metas equal the schema encoding, across successes, failures, fee b
     return d.type === 0 ? d.account.seqNum.toString() : '0';
   };
   const send = async (tx: { toXDR(): string }) => {
-    const r = await net.submit(Buffer.from(tx.toXDR(), 'base64'));
+    const bytes = Buffer.from(tx.toXDR(), 'base64');
+    const r = await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes));
     assert.equal(r.status, 'PENDING');
   };
   const [a, b] = [Keypair.random(), Keypair.random()];

@@ -8,7 +8,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { AuthMode, Simulation } from '../../../host/simulator.ts';
 import { innerTransaction, decodeEnvelope } from '../../../xdr/transactions.ts';
-import { decodeBase64Std, formatOf, xdrFormatError, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
+import { decodeBase64Std, formatOf, xdrFormatError, xdrJson, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
 
 /** The reference's cap on the decoded envelope (xdr.DecodeOptions{MaxMemoryBytes: 1 MiB}). */
 export const MAX_SIMULATE_ENVELOPE_BYTES = 1024 * 1024;
@@ -99,8 +99,7 @@ export function planSimulation(params: Record<string, unknown>): SimulationPlan 
   }
 }
 
-const fromB64 = (b64: string): Uint8Array => new Uint8Array(Buffer.from(b64, 'base64'));
-const json = (cls: XdrJsonClass, b64: string): unknown => cls.fromXdr(fromB64(b64)).toJson();
+const json = (cls: XdrJsonClass, b64: string): unknown => xdrJson(cls, new Uint8Array(Buffer.from(b64, 'base64')));
 
 /**
  * The result object, with the reference's field names, order and omissions (Go `omitempty`):

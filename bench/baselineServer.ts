@@ -10,13 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
-const RESPONSE = JSON.stringify({
+const DEFAULT_RESPONSE = JSON.stringify({
   jsonrpc: '2.0', id: 1,
   result: { id: 'c6b3ff0cd61e4e8b5c5e0ae9d4f7a1c0b2e2cf1d7c2bb9f0e0a4a3d8c7e6f5a4', protocolVersion: 23, sequence: 1234 },
 });
-const RESPONSE_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(RESPONSE) };
 
+/** Answers every request with `RESPONSE` (argv[2] when given: a caller's canned answer). */
 function serve(): void {
+  const RESPONSE = process.argv[2] ?? DEFAULT_RESPONSE;
+  const RESPONSE_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(RESPONSE) };
   const server = createServer((req, res) => {
     req.resume(); // drain the body: answering before reading it would be cheaper than any real server
     req.on('end', () => { res.writeHead(200, RESPONSE_HEADERS); res.end(RESPONSE); });
@@ -31,8 +33,10 @@ function serve(): void {
 
 export interface BaselineServer { url: string; stop(): Promise<void> }
 
-export async function startBaselineServer(): Promise<BaselineServer> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `response`: the JSON text to answer with (default: a small getLatestLedger-like result). */
+export async function startBaselineServer(response?: string): Promise<BaselineServer> {
+  const args = [fileURLToPath(import.meta.url), ...(response === undefined ? [] : [response])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('baseline server did not start in 10 s')), 10_000);

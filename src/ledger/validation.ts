@@ -10,6 +10,7 @@ import type { TransactionFrame } from './transactionFrame.ts';
 import { opHandlers, operationResultOf, validResultOf } from './ops/index.ts';
 import type { CheckContext, LedgerContext, ThresholdLevel } from './ops/types.ts';
 import { checkSorobanTransaction, type SorobanEnv } from './soroban/resources.ts';
+import type { NetworkError } from './soroban/diagnostics.ts';
 
 export type OperationResult = xdr.OperationResultWire;
 
@@ -19,6 +20,8 @@ export interface Invalid {
   opResults?: OperationResult[];
   /** True when the failure came after the sequence number check: applying still consumes the sequence. */
   afterSeqCheck: boolean;
+  /** The network's diagnostic error for it, where core reports one (Soroban resource checks). */
+  error?: NetworkError;
 }
 
 export interface ValidationContext {
@@ -79,17 +82,17 @@ function checkInner(frame: TransactionFrame, ltx: LedgerTxn, ctx: ValidationCont
   if (!frame.isSoroban && tx.ext.v === 1) return { code: TxCode.MALFORMED, afterSeqCheck: false };
   if (frame.isSoroban) {
     if (!ctx.soroban) return { code: TxCode.SOROBAN_INVALID, afterSeqCheck: false };
-    const soroban = checkSorobanTransaction(frame, ctx.soroban, ledger.baseFee, chargeFee, ctx.applying);
+    const soroban = checkSorobanTransaction(frame, ctx.soroban, chargeFee);
     if (soroban) {
-      const code = soroban.code === 'malformed' ? TxCode.MALFORMED : soroban.code === 'insufficient_fee' ? TxCode.INSUFFICIENT_FEE : TxCode.SOROBAN_INVALID;
-      return { code, afterSeqCheck: false };
+      return { code: soroban.code === 'malformed' ? TxCode.MALFORMED : TxCode.SOROBAN_INVALID, afterSeqCheck: false, error: soroban.error };
     }
   }
 
   const timing = checkPreconditionTiming(tx.cond, ledger);
   if (timing) return timing;
 
-  if (chargeFee && !ctx.applying && !frame.isSoroban && BigInt(tx.fee) < BigInt(ledger.baseFee) * BigInt(ops.length)) {
+  // the inclusion fee: what is offered beyond a Soroban transaction's resource fee
+  if (chargeFee && !ctx.applying && BigInt(tx.fee) - frame.resourceFee < BigInt(ledger.baseFee) * BigInt(ops.length)) {
     return { code: TxCode.INSUFFICIENT_FEE, afterSeqCheck: false };
   }
   const sourceEntry = ltx.load(accountKey(frame.sourceId));

@@ -15,14 +15,16 @@ import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
-import { checkTransaction } from '../ledger/validation.ts';
+import { checkTransaction, type OperationResult } from '../ledger/validation.ts';
+import { TxCode } from '../ledger/resultCodes.ts';
 import { closeLedger } from '../ledger/closeLedger.ts';
 import { encodeCloseMeta } from '../ledger/encodeCloseMeta.ts';
 import { transactionResult } from '../ledger/closeLedger.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
-import type { SorobanEnv } from '../ledger/soroban/resources.ts';
+import { sorobanMemoProblem, type SorobanEnv } from '../ledger/soroban/resources.ts';
+import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnostics.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 import type { RawLedger } from './ledgerSource.ts';
 
@@ -174,15 +176,23 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const check = checkTransaction(frame, ltx, { ledger, applying: false, pendingFees, soroban: this.soroban });
     ltx.rollback();
     const invalid = check.outer ?? check.inner;
-    if (invalid) {
-      const result = transactionResult(frame, frame.declaredFee, invalid.code, invalid.opResults, check.outer !== null);
-      return { status: 'ERROR', hash, errorResult: xdr.TransactionResult.schema.encode(result) };
-    }
+    if (invalid) return this.refused(frame, invalid.code, invalid.opResults, check.outer !== null, invalid.error);
+    const memo = sorobanMemoProblem(frame);
+    if (memo) return this.refused(frame, TxCode.SOROBAN_INVALID, undefined, true, memo);
     this.queue.add(frame, admission.replaces);
     if (this.config.closeMode === 'instant' && !this.eagerClose) {
       this.eagerClose = setImmediate(() => { this.eagerClose = undefined; this.closeLedgerNow(); });
     }
     return { status: 'PENDING', hash };
+  }
+
+  /** An ERROR answer: the result core would give, and its diagnostic error when it reports one. */
+  private refused(frame: TransactionFrame, code: number, opResults: OperationResult[] | undefined, outer: boolean, error?: NetworkError): SubmitResult {
+    const result = transactionResult(frame, frame.declaredFee, code, opResults, outer);
+    return {
+      status: 'ERROR', hash: frame.hash, errorResult: xdr.TransactionResult.schema.encode(result),
+      ...(error ? { diagnosticEvents: [xdr.DiagnosticEvent.schema.encode(networkErrorEvent(error))] } : {}),
+    };
   }
 
   /** Closes one ledger with what is queued and ingests it. Synchronous: nothing interleaves with a close. */

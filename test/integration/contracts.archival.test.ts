@@ -13,7 +13,7 @@ import { Keypair, Operation, SorobanDataBuilder, rpc, scValToNative, xdr } from 
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { builder } from './support/sdk.ts';
 import {
-  advanceTo, archivedIndexes, clientFor, contractCodeKey, contractDataKey, expectSuccess, fundedAccount, instanceKey, invoke, invokeOp,
+  advanceTo, archivedIndexes, eventsJson, opInnerCode, clientFor, contractCodeKey, contractDataKey, expectSuccess, fundedAccount, instanceKey, invoke, invokeOp,
   resourceFeeOf, sendAndPoll, server, startContractNode, sym, u64, uploadAndDeploy,
 } from './support/contracts.ts';
 
@@ -90,6 +90,27 @@ describe('state expiry and restore (JS SDK)', () => {
     const readWrite = sim.transactionData.getReadWrite().map(keyB64);
     const toRestore = archivedIndexes(data).map((i) => readWrite[i]).sort();
     assert.deepEqual(toRestore, [p1, instanceKey(storageId), contractCodeKey(wasmHash)].map(keyB64).sort());
+
+    // sent without the restore marks: fails when applied (ENTRY_ARCHIVED) with core's diagnostic
+    // error naming the archived entry (Error(Value, InvalidInput))
+    const unmarked = xdr.SorobanTransactionData.fromXdr(xdr.SorobanTransactionData.schema.encode({
+      ...(data.toXdrObject() as xdr.SorobanTransactionDataWire), ext: { v: 0 },
+    }));
+    const plainTx = (await builder(s, user)).setSorobanData(unmarked).addOperation(invokeOp(storageId, 'get_persistent', sym('p1'))).build();
+    plainTx.sign(user);
+    const plain = await sendAndPoll(s, plainTx);
+    assert.equal(plain.done?.status, 'FAILED', `unmarked archived read: ${plain.sent.status}`);
+    if (plain.done?.status === 'FAILED') {
+      assert.equal(opInnerCode(plain.done.resultXdr).inner, -4 /* ENTRY_ARCHIVED */);
+      const events = plain.done.diagnosticEventsXdr ?? [];
+      const archivedEvent = events.map((e) => (e.toXdrObject() as xdr.DiagnosticEventWire).event.body).find((b) => {
+        const d = b.v === 0 ? b.v0.data : undefined;
+        return d?.type === 16 && d.vec?.[0]?.type === 14 && String(d.vec[0].str).startsWith('trying to access an archived contract');
+      });
+      assert.ok(archivedEvent && archivedEvent.v === 0, `diagnostic events: ${eventsJson(events)}`);
+      const err = archivedEvent.v0.topics[1];
+      assert.deepEqual(err.type === 2 && err.error, { type: 8, code: 2 } /* Value, InvalidInput */);
+    }
 
     const restored = await invoke(s, user, invokeOp(storageId, 'get_persistent', sym('p1')));
     assert.equal(restored.value, 11n);

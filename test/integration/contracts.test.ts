@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Address, Asset, Keypair, Operation, SorobanDataBuilder, authorizeEntry, contract, rpc, scValToNative, xdr,
+  Address, Asset, Keypair, Memo, Operation, SorobanDataBuilder, authorizeEntry, contract, rpc, scValToNative, xdr,
 } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, builder, submit } from './support/sdk.ts';
@@ -257,6 +257,86 @@ describe('smart contracts over JSON-RPC (JS SDK)', () => {
       assert.ok(eventsHaveContractError(done.diagnosticEventsXdr, code), `${fn}: diagnostic events carry Error(Contract, #${code}): ${eventsJson(done.diagnosticEventsXdr)}`);
       assert.ok(done.resultXdr.feeCharged > 0n && done.resultXdr.feeCharged <= BigInt(tx.fee));
     }
+  });
+
+  it('submission: a short resource fee is refused with core\'s diagnostic; a memo is refused only with another account\'s authorization', async () => {
+    const { contractId: counterId } = await deployed('counter');
+    const authId = (await deployed('auth')).contractId;
+    const source = await fundedAccount(node.url);
+    const other = await fundedAccount(node.url);
+
+    // a resource fee below what the network computes for the declared resources: ERROR,
+    // txSOROBAN_INVALID, and one diagnostic event with core's text, the declared and the needed fee
+    const raw = (await builder(s, source)).addOperation(invokeOp(counterId, 'increment', u32(1))).build();
+    const sim = await s.simulateTransaction(raw);
+    assert.ok(rpc.Api.isSimulationSuccess(sim), `simulation: ${(sim as any).error}`);
+    const shortData = new SorobanDataBuilder(sim.transactionData.build()).setResourceFee(1n).build();
+    const short = (await builder(s, source)).setSorobanData(shortData).addOperation(invokeOp(counterId, 'increment', u32(1))).build();
+    short.sign(source);
+    const refused = await s.sendTransaction(short);
+    assert.equal(refused.status, 'ERROR');
+    assert.deepEqual(opInnerCode(refused.errorResult!), { tx: -17 /* txSOROBAN_INVALID */ });
+    assert.equal(refused.diagnosticEvents?.length, 1, eventsJson(refused.diagnosticEvents));
+    const event = (refused.diagnosticEvents![0].toXdrObject() as xdr.DiagnosticEventWire).event;
+    assert.equal(event.type, 2 /* diagnostic */);
+    assert.ok(event.body.v === 0);
+    const [topic, error] = event.body.v0.topics;
+    assert.deepEqual([topic.type === 15 && String(topic.sym), error.type === 2 && error.error], ['error', { type: 3, code: 5 } /* Storage, ExceededLimit */]);
+    const data = event.body.v0.data;
+    assert.ok(data.type === 16 && data.vec, 'data: [message, declared, needed]');
+    const [message, declared, needed] = data.vec;
+    assert.equal(message.type === 14 && String(message.str), 'transaction `sorobanData.resourceFee` is lower than the actual Soroban resource fee');
+    assert.equal(declared.type === 5 && declared.u64, 1n);
+    assert.ok(needed.type === 5 && needed.u64 > 1n && needed.u64 <= BigInt(sim.minResourceFee), 'the needed fee is at most what simulation asked for');
+
+    // the same call with a memo: only source-account authorization (here: none), so it is accepted
+    const withMemo = async (op: xdr.Operation) => {
+      const plain = (await builder(s, source)).addOperation(op).build();
+      const simulated = await s.simulateTransaction(plain); // simulation refuses memos, as the reference does
+      assert.ok(rpc.Api.isSimulationSuccess(simulated), `simulation: ${(simulated as any).error}`);
+      const tx = rpc.assembleTransaction((await builder(s, source)).addOperation(op).addMemo(Memo.text('deposit 42')).build(), simulated).build();
+      tx.sign(source);
+      return sendAndPoll(s, tx);
+    };
+    const counted = await withMemo(invokeOp(counterId, 'increment', u32(1)));
+    assert.equal(counted.done?.status, 'SUCCESS', `memo with no authorization: ${counted.sent.status}`);
+    // the source authorizing for itself (source-account credentials): accepted too
+    const own = await withMemo(invokeOp(authId, 'set', addr(source.publicKey()), u32(3)));
+    assert.equal(own.done?.status, 'SUCCESS', `memo with the source's own authorization: ${own.sent.status}`);
+    // another account's (address) authorization with a memo: refused at submission, as core's queue does
+    const foreign = await withMemo(invokeOp(authId, 'set', addr(other.publicKey()), u32(4)));
+    assert.equal(foreign.sent.status, 'ERROR');
+    assert.deepEqual(opInnerCode(foreign.sent.errorResult!), { tx: -17 });
+    assert.ok(eventsJson(foreign.sent.diagnosticEvents).includes('non-source auth Soroban tx uses memo or muxed source account'), eventsJson(foreign.sent.diagnosticEvents));
+  });
+
+  it('apply: a resource fee that passes submission but cannot pay the rent fails with core\'s diagnostic', async () => {
+    const storageId = (await deployed('storage')).contractId;
+    const user = await fundedAccount(node.url);
+    const op = () => invokeOp(storageId, 'put_persistent', sym('rent'), u64(5)); // a new persistent entry: rent is due
+    const sim = await s.simulateTransaction((await builder(s, user)).addOperation(op()).build());
+    assert.ok(rpc.Api.isSimulationSuccess(sim), `simulation: ${(sim as any).error}`);
+    const withFee = async (fee: bigint) => {
+      const data = new SorobanDataBuilder(sim.transactionData.build()).setResourceFee(fee).build();
+      const tx = (await builder(s, user)).setSorobanData(data).addOperation(op()).build();
+      tx.sign(user);
+      return sendAndPoll(s, tx);
+    };
+    // the submission check names the fee the declared resources need before rent and events
+    const probe = await withFee(1n);
+    assert.equal(probe.sent.status, 'ERROR');
+    const args = ((probe.sent.diagnosticEvents![0].toXdrObject() as xdr.DiagnosticEventWire).event.body as any).v0.data.vec;
+    const preApply: bigint = args[2].u64;
+    assert.ok(preApply < BigInt(sim.minResourceFee), 'simulation adds the rent on top');
+
+    const r = await withFee(preApply);
+    assert.equal(r.sent.status, 'PENDING');
+    assert.equal(r.done?.status, 'FAILED');
+    if (r.done?.status !== 'FAILED') return;
+    assert.deepEqual(opInnerCode(r.done.resultXdr), { tx: -1, op: 0, inner: -5 /* INSUFFICIENT_REFUNDABLE_FEE */ });
+    const events = r.done.diagnosticEventsXdr ?? [];
+    assert.ok(eventsJson(events).includes('refundable resource fee was not sufficient to cover the ledger storage rent: {} > {}'), eventsJson(events));
+    assert.equal((await s.getLedgerEntries(contractDataKey(storageId, sym('rent'), 'persistent'))).entries.length, 0, 'nothing written');
   });
 
   it('storage: temporary and persistent values, removal and TTL extension', async () => {

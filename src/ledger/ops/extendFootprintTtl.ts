@@ -3,10 +3,12 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
+import { entrySizeProblem, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
+import { networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
+import type { SorobanOpContext } from '../soroban/context.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 25 }>;
 
@@ -17,6 +19,12 @@ const result = (code: xdr.ExtendFootprintTtlResultWire['code']): OpOutcome => {
 const MALFORMED = -1;
 const RESOURCE_LIMIT_EXCEEDED = -2;
 const INSUFFICIENT_REFUNDABLE_FEE = -3;
+
+/** Fails with `code`, recording core's diagnostic error for it. */
+const failure = (s: SorobanOpContext, code: typeof RESOURCE_LIMIT_EXCEEDED | typeof INSUFFICIENT_REFUNDABLE_FEE, error: NetworkError): OpOutcome => {
+  s.diagnosticEvents.push(networkErrorEvent(error));
+  return result(code);
+};
 
 export const extendFootprintTtl: OpHandler<Body> = {
   threshold: () => 'low',
@@ -45,7 +53,8 @@ export const extendFootprintTtl: OpHandler<Body> = {
       const entry = ltx.load(key);
       if (!entry) continue;
       const bytes = encodeLedgerEntry(entry);
-      if (entryTooLarge(key, bytes.length, s.config)) return result(RESOURCE_LIMIT_EXCEEDED);
+      const tooLarge = entrySizeProblem(key, bytes.length, s.config);
+      if (tooLarge) return failure(s, RESOURCE_LIMIT_EXCEEDED, tooLarge);
       const size = s.host.entrySizeForRent(bytes);
       changes.push({
         isPersistent: isPersistentKey(key), isCodeEntry: key.type === 7,
@@ -54,7 +63,8 @@ export const extendFootprintTtl: OpHandler<Body> = {
       ltx.update(ttlEntry(ttl.data.ttl.keyHash, newLiveUntil));
     }
     const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
-    if (!s.fees.consume(0, rent, s.refundableFeeFor)) return result(INSUFFICIENT_REFUNDABLE_FEE);
+    const feeShort = s.fees.consume(0, rent, s.refundableFeeFor);
+    if (feeShort) return failure(s, INSUFFICIENT_REFUNDABLE_FEE, feeShort);
     return result(0);
   },
 };

@@ -5,9 +5,10 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { decodeLedgerEntry, encodeLedgerEntry, sha256 } from '../../xdr/codec.ts';
 import { keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
+import { entrySizeProblem, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
 import { failWith, isAssetValid, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
+import { budgetExceeded, ErrorCode, ErrorType, networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 24 }>;
 
@@ -39,10 +40,23 @@ export const invokeHostFunction: OpHandler<Body> = {
     const { resources } = s.data;
     const { readOnly, readWrite } = resources.footprint;
     const autoRestore = new Set(s.data.ext.v === 1 ? s.data.ext.resourceExt.archivedSorobanEntries : []);
+    /** Fails with `code`, recording core's diagnostic error for it. */
+    const fail = (code: Exclude<xdr.InvokeHostFunctionResultWire['code'], 0>, error: NetworkError | undefined): OpOutcome => {
+      if (error) s.diagnosticEvents.push(networkErrorEvent(error));
+      return failed(code);
+    };
+    const LIMIT = INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED;
 
+    // Loads the footprint in core's order (read-only, then read-write), with its checks as it goes.
+    // Since protocol 23 only classic entries and auto-restored ones count as disk reads.
     const entries: Array<{ entry?: Uint8Array; liveUntil?: number }> = [];
     const restoredIndices: number[] = [];
     let diskReadBytes = 0;
+    const readDisk = (bytes: number): NetworkError | undefined => {
+      diskReadBytes += bytes;
+      return diskReadBytes > resources.diskReadBytes
+        ? budgetExceeded('operation byte-read resources exceeds amount specified', diskReadBytes, resources.diskReadBytes) : undefined;
+    };
     const keys = [...readOnly, ...readWrite];
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -51,29 +65,29 @@ export const invokeHostFunction: OpHandler<Body> = {
       if (!isSorobanKey(key)) {
         if (!entry) { entries.push({}); continue; }
         const bytes = encodeLedgerEntry(entry);
-        diskReadBytes += bytes.length;
+        const overRead = readDisk(bytes.length);
+        if (overRead) return fail(LIMIT, overRead);
         entries.push({ entry: bytes });
         continue;
       }
       const ttl = ltx.load(ttlKeyFor(key));
       if (!entry || !ttl || ttl.data.type !== 9) { entries.push({}); continue; }
       const bytes = encodeLedgerEntry(entry);
-      if (entryTooLarge(key, bytes.length, s.config)) return failed(INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED);
       let liveUntil = ttl.data.ttl.liveUntilLedgerSeq;
       if (liveUntil < ledger.ledgerSeq) {
         if (!isPersistentKey(key)) { entries.push({}); continue; } // expired temporary data is gone
-        if (rwIndex < 0 || !autoRestore.has(rwIndex)) {
-          s.diagnosticEvents.push(archivedEntryEvent(key));
-          return failed(INVOKE_HOST_FUNCTION.ENTRY_ARCHIVED);
-        }
+        if (rwIndex < 0 || !autoRestore.has(rwIndex)) return fail(INVOKE_HOST_FUNCTION.ENTRY_ARCHIVED, archivedEntryError(key));
+        const problem = entrySizeProblem(key, bytes.length, s.config) ?? readDisk(bytes.length);
+        if (problem) return fail(LIMIT, problem);
         liveUntil = ledger.ledgerSeq + s.config.minPersistentTtl - 1;
         ltx.update(ttlEntry(ttl.data.ttl.keyHash, liveUntil));
-        diskReadBytes += bytes.length;
         restoredIndices.push(rwIndex);
+      } else {
+        const tooLarge = entrySizeProblem(key, bytes.length, s.config);
+        if (tooLarge) return fail(LIMIT, tooLarge);
       }
       entries.push({ entry: bytes, liveUntil });
     }
-    if (diskReadBytes > resources.diskReadBytes) return failed(INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED);
 
     const op = body.invokeHostFunctionOp;
     const out = s.host.invoke({
@@ -92,7 +106,10 @@ export const invokeHostFunction: OpHandler<Body> = {
     });
     for (const d of out.diagnosticEvents) s.diagnosticEvents.push(xdr.DiagnosticEvent.schema.decode(d));
     if (out.failure) {
-      return failed(out.failure === 'resource_limit_exceeded' ? INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED : INVOKE_HOST_FUNCTION.TRAPPED);
+      if (out.failure !== 'resource_limit_exceeded') return failed(INVOKE_HOST_FUNCTION.TRAPPED); // the host's events say why
+      return fail(LIMIT, out.cpuInsns > resources.instructions
+        ? budgetExceeded('operation instructions exceeds amount specified', out.cpuInsns, resources.instructions)
+        : budgetExceeded('operation memory usage exceeds network config limit', out.memBytes, s.config.txMemoryLimit));
     }
 
     // Write back: every entry the host returned, then delete the read-write keys it did not return.
@@ -102,13 +119,16 @@ export const invokeHostFunction: OpHandler<Body> = {
       const entry = decodeLedgerEntry(bytes);
       const key = ledgerKeyOf(entry.data);
       if (entry.data.type !== 9) {
-        if (entryTooLarge(key, bytes.length, s.config)) return failed(INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED);
+        const tooLarge = entrySizeProblem(key, bytes.length, s.config);
+        if (tooLarge) return fail(LIMIT, tooLarge);
         writeBytes += bytes.length;
+        if (writeBytes > resources.writeBytes) {
+          return fail(LIMIT, budgetExceeded('operation byte-write resources exceeds amount specified', writeBytes, resources.writeBytes));
+        }
         kept.add(keyId(key));
       }
       ltx.update(entry);
     }
-    if (writeBytes > resources.writeBytes) return failed(INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED);
     for (const key of readWrite) {
       if (kept.has(keyId(key)) || !ltx.exists(key)) continue;
       ltx.erase(key);
@@ -118,9 +138,18 @@ export const invokeHostFunction: OpHandler<Body> = {
     }
 
     const returnValue = out.returnValue!;
-    const eventsBytes = out.contractEvents.reduce((n, e) => n + e.length, 0) + returnValue.length;
-    if (eventsBytes > s.config.txMaxContractEventsSizeBytes) return failed(INVOKE_HOST_FUNCTION.RESOURCE_LIMIT_EXCEEDED);
-    if (!s.fees.consume(eventsBytes, BigInt(out.rentFee), s.refundableFeeFor)) return failed(INVOKE_HOST_FUNCTION.INSUFFICIENT_REFUNDABLE_FEE);
+    const maxEvents = s.config.txMaxContractEventsSizeBytes;
+    let eventsBytes = 0;
+    for (const e of out.contractEvents) {
+      eventsBytes += e.length;
+      if (eventsBytes > maxEvents) return fail(LIMIT, budgetExceeded('total events size exceeds network config maximum', eventsBytes, maxEvents));
+    }
+    eventsBytes += returnValue.length;
+    if (eventsBytes > maxEvents) {
+      return fail(LIMIT, budgetExceeded('return value pushes events size above network config maximum', eventsBytes, maxEvents));
+    }
+    const feeShort = s.fees.consume(eventsBytes, BigInt(out.rentFee), s.refundableFeeFor);
+    if (feeShort) return fail(INVOKE_HOST_FUNCTION.INSUFFICIENT_REFUNDABLE_FEE, feeShort);
 
     const events = out.contractEvents.map((e) => xdr.ContractEvent.schema.decode(e));
     ctx.events.push(...events);
@@ -131,13 +160,10 @@ export const invokeHostFunction: OpHandler<Body> = {
 };
 
 /** The diagnostic core adds when a transaction touches an archived entry it did not mark for restore. */
-function archivedEntryEvent(key: xdr.LedgerKeyWire): xdr.DiagnosticEventWire {
-  const what = key.type === 7 ? 'trying to access an archived contract code entry' : 'trying to access an archived contract data entry';
-  return {
-    inSuccessfulContractCall: false,
-    event: {
-      ext: { v: 0 }, contractId: null, type: 2,
-      body: { v: 0, v0: { topics: [{ type: 15, sym: new xdr.XdrString('error') }, { type: 2, error: { type: 1, code: 3 } as xdr.ScErrorWire }], data: { type: 14, str: new xdr.XdrString(what) } } },
-    },
-  };
+/** core's apply-time error for a footprint entry that is archived and not marked for restoring. */
+function archivedEntryError(key: xdr.LedgerKeyWire): NetworkError {
+  const common = { type: ErrorType.VALUE, code: ErrorCode.INVALID_INPUT };
+  if (key.type === 7) return { ...common, message: 'trying to access an archived contract code entry', args: [{ type: 13, bytes: key.contractCode.hash }] };
+  const args: xdr.ScValWire[] = key.type === 6 ? [{ type: 18, address: key.contractData.contract }, key.contractData.key] : [];
+  return { ...common, message: 'trying to access an archived contract data entry', args };
 }

@@ -6,10 +6,12 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entryTooLarge, isPersistentKey, ttlEntry } from '../soroban/context.ts';
+import { entrySizeProblem, isPersistentKey, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
+import { budgetExceeded, networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
+import type { SorobanOpContext } from '../soroban/context.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 26 }>;
 
@@ -20,6 +22,12 @@ const result = (code: xdr.RestoreFootprintResultWire['code']): OpOutcome => {
 const MALFORMED = -1;
 const RESOURCE_LIMIT_EXCEEDED = -2;
 const INSUFFICIENT_REFUNDABLE_FEE = -3;
+
+/** Fails with `code`, recording core's diagnostic error for it. */
+const failure = (s: SorobanOpContext, code: typeof RESOURCE_LIMIT_EXCEEDED | typeof INSUFFICIENT_REFUNDABLE_FEE, error: NetworkError): OpOutcome => {
+  s.diagnosticEvents.push(networkErrorEvent(error));
+  return result(code);
+};
 
 export const restoreFootprint: OpHandler<Body> = {
   threshold: () => 'low',
@@ -48,10 +56,17 @@ export const restoreFootprint: OpHandler<Body> = {
       const ttl = ltx.load(ttlKey);
       if (ttl && ttl.data.type === 9 && ttl.data.ttl.liveUntilLedgerSeq >= ledger.ledgerSeq) continue;
       const bytes = encodeLedgerEntry(entry);
+      // core's order: read bytes, the entry's size, write bytes
       readBytes += bytes.length;
+      if (readBytes > resources.diskReadBytes) {
+        return failure(s, RESOURCE_LIMIT_EXCEEDED, budgetExceeded('operation byte-read resources exceeds amount specified', readBytes, resources.diskReadBytes));
+      }
+      const tooLarge = entrySizeProblem(key, bytes.length, s.config);
+      if (tooLarge) return failure(s, RESOURCE_LIMIT_EXCEEDED, tooLarge);
       writeBytes += bytes.length;
-      if (readBytes > resources.diskReadBytes || writeBytes > resources.writeBytes) return result(RESOURCE_LIMIT_EXCEEDED);
-      if (entryTooLarge(key, bytes.length, s.config)) return result(RESOURCE_LIMIT_EXCEEDED);
+      if (writeBytes > resources.writeBytes) {
+        return failure(s, RESOURCE_LIMIT_EXCEEDED, budgetExceeded('operation byte-write resources exceeds amount specified', writeBytes, resources.writeBytes));
+      }
       changes.push({
         isPersistent: true, isCodeEntry: key.type === 7, oldSizeBytes: 0, newSizeBytes: s.host.entrySizeForRent(bytes),
         oldLiveUntilLedger: 0, newLiveUntilLedger: restoredLiveUntil,
@@ -59,7 +74,8 @@ export const restoreFootprint: OpHandler<Body> = {
       ltx.update(ttlEntry(ttlKey.ttl.keyHash, restoredLiveUntil));
     }
     const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
-    if (!s.fees.consume(0, rent, s.refundableFeeFor)) return result(INSUFFICIENT_REFUNDABLE_FEE);
+    const feeShort = s.fees.consume(0, rent, s.refundableFeeFor);
+    if (feeShort) return failure(s, INSUFFICIENT_REFUNDABLE_FEE, feeShort);
     return result(0);
   },
 };

@@ -3,6 +3,7 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import type { NativeSorobanApplier } from '../../host/native.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
+import { budgetExceeded, type NetworkError } from './diagnostics.ts';
 
 /**
  * stellar-core's RefundableFeeTracker: the refundable part of the declared resource fee is what rent
@@ -18,15 +19,24 @@ export class RefundableFeeTracker {
   constructor(maxRefundable: bigint) { this.maxRefundable = maxRefundable > 0n ? maxRefundable : 0n; }
 
   /**
-   * Adds an operation's events and rent; false when they exceed what was declared.
-   * `refundableFeeFor` prices the events (the refundable part of the resource fee).
+   * Adds an operation's events and rent; core's error when they exceed what was declared (rent
+   * first, then the events on top of it). `refundableFeeFor` prices the events (the refundable part
+   * of the resource fee).
    */
-  consume(eventsBytes: number, rentFee: bigint, refundableFeeFor: (eventsBytes: number) => bigint): boolean {
+  consume(eventsBytes: number, rentFee: bigint, refundableFeeFor: (eventsBytes: number) => bigint): NetworkError | undefined {
     this.eventsBytes += eventsBytes;
     this.rent += rentFee;
-    if (this.rent > this.maxRefundable) return false;
-    this.consumed = this.rent + refundableFeeFor(this.eventsBytes);
-    return this.consumed <= this.maxRefundable;
+    if (this.rent > this.maxRefundable) {
+      // core's message keeps its "{} > {}" unformatted; the amounts are the arguments
+      return budgetExceeded('refundable resource fee was not sufficient to cover the ledger storage rent: {} > {}', this.rent, this.maxRefundable);
+    }
+    const eventsFee = refundableFeeFor(this.eventsBytes);
+    if (eventsFee > this.maxRefundable - this.rent) {
+      return budgetExceeded('refundable resource fee was not sufficient to cover the events fee after paying for ledger storage rent: {} > {}',
+        eventsFee, this.maxRefundable - this.rent);
+    }
+    this.consumed = this.rent + eventsFee;
+    return undefined;
   }
 
   /** The transaction failed: nothing was consumed. */
@@ -62,9 +72,13 @@ export const isSorobanKey = (key: xdr.LedgerKeyWire): boolean => key.type === 6 
 export const isPersistentKey = (key: xdr.LedgerKeyWire): boolean =>
   key.type === 7 || (key.type === 6 && key.contractData.durability === 1);
 
-/** stellar-core's validateContractLedgerEntry: code and data entries above the network's size limits. */
-export function entryTooLarge(key: xdr.LedgerKeyWire, entryBytes: number, config: SorobanNetworkConfig): boolean {
-  if (key.type === 7) return entryBytes > config.maxContractSizeBytes;
-  if (key.type === 6) return entryBytes > config.maxContractDataEntrySizeBytes;
-  return false;
+/** stellar-core's validateContractLedgerEntry: core's error for a code or data entry above the network's size limits. */
+export function entrySizeProblem(key: xdr.LedgerKeyWire, entryBytes: number, config: SorobanNetworkConfig): NetworkError | undefined {
+  if (key.type === 7 && entryBytes > config.maxContractSizeBytes) {
+    return budgetExceeded('Wasm size exceeds network config maximum contract size', entryBytes, config.maxContractSizeBytes);
+  }
+  if (key.type === 6 && entryBytes > config.maxContractDataEntrySizeBytes) {
+    return budgetExceeded('ContractData size exceeds network config maximum size', entryBytes, config.maxContractDataEntrySizeBytes);
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@ import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { isPersistentKey, isSorobanKey } from './context.ts';
 import { isAssetValid, isIssuer } from '../ops/accounts.ts';
+import { ErrorCode, ErrorType, u64Arg, type NetworkError } from './diagnostics.ts';
 
 /** What the engine needs to validate and apply Soroban transactions. */
 export interface SorobanEnv {
@@ -57,55 +58,145 @@ export function preApplyResourceFee(frame: TransactionFrame, data: xdr.SorobanTr
   return [BigInt(fee.nonRefundable), BigInt(fee.refundable)];
 }
 
-/** A trustline key the footprint may name: a valid credit-asset line of an account that is not its issuer. */
-const validTrustlineKey = (key: Extract<xdr.LedgerKeyWire, { type: 1 }>): boolean =>
-  (key.trustLine.asset.type === 1 || key.trustLine.asset.type === 2) && isAssetValid(key.trustLine.asset)
-  && !isIssuer(key.trustLine.accountId, key.trustLine.asset);
+/** core's footprintKeyIsValid: the error for a key a Soroban footprint may not hold, if any. */
+function footprintKeyProblem(key: xdr.LedgerKeyWire, config: SorobanNetworkConfig): NetworkError | undefined {
+  switch (key.type) {
+    case 0: case 6: case 7: break; // account, contract data, contract code
+    case 1: {
+      const { asset, accountId } = key.trustLine;
+      // pool-share trustlines are allowed; a credit-asset line must be valid and not the issuer's
+      if (asset.type === 0 || (asset.type !== 3 && !isAssetValid(asset)) || isIssuer(accountId, asset)) {
+        return { type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT, message: 'transaction footprint contains invalid trustline asset' };
+      }
+      break;
+    }
+    default:
+      return {
+        type: ErrorType.STORAGE, code: ErrorCode.UNEXPECTED_TYPE,
+        message: 'transaction footprint contains unsupported ledger key type', args: [u64Arg(key.type)],
+      };
+  }
+  const size = encodeLedgerKey(key).length;
+  if (size > config.maxContractDataKeySizeBytes) {
+    return {
+      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
+      message: 'transaction footprint key exceeds network config limit', args: [u64Arg(size), u64Arg(config.maxContractDataKeySizeBytes)],
+    };
+  }
+  return undefined;
+}
 
-export type SorobanCheck = { code: 'malformed' | 'soroban_invalid' | 'insufficient_fee' } | null;
+/** A limit check: the error when `value` is over `max`. */
+function overLimit(value: number | bigint, max: number | bigint, type: number, message: string): NetworkError | undefined {
+  return value > max ? { type, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Arg(value), u64Arg(max)] } : undefined;
+}
 
-/**
- * Checks a Soroban transaction's envelope against the network limits: `malformed` (txMALFORMED),
- * `soroban_invalid` (txSOROBAN_INVALID), or `insufficient_fee` when the inclusion fee is below the
- * base fee. `chargeFee` is false for the inner transaction of a fee bump.
- */
-export function checkSorobanTransaction(frame: TransactionFrame, env: SorobanEnv, baseFee: number, chargeFee: boolean, applying: boolean): SorobanCheck {
-  const data = frame.sorobanData;
-  const { config } = env;
-  if (!data || data.resourceFee < 0n || data.resourceFee > MAX_RESOURCE_FEE) return { code: 'malformed' };
-  if (frame.envelope.type === 0) return { code: 'malformed' };
-  const muxed = frame.tx.sourceAccount.type !== 0 || frame.tx.operations.some((op) => op.sourceAccount && op.sourceAccount.type !== 0);
-  if (frame.tx.memo.type !== 0 || muxed) return { code: 'soroban_invalid' };
-
+/** core's checkSorobanResources: the declared resources against the network limits. */
+function resourcesProblem(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, config: SorobanNetworkConfig): NetworkError | undefined {
   const r = data.resources;
   const { readOnly, readWrite } = r.footprint;
-  if (BigInt(r.instructions) > config.txMaxInstructions || r.diskReadBytes > config.txMaxDiskReadBytes
-    || r.writeBytes > config.txMaxWriteBytes || readOnly.length + readWrite.length > config.txMaxFootprintEntries
-    || diskReadEntries(frame, data) > config.txMaxDiskReadEntries || readWrite.length > config.txMaxWriteLedgerEntries) {
-    return { code: 'soroban_invalid' };
-  }
-  const seen = new Set<string>();
+  const limit = overLimit(r.instructions, config.txMaxInstructions, ErrorType.BUDGET, 'transaction instructions resources exceed network config limit')
+    ?? overLimit(r.diskReadBytes, config.txMaxDiskReadBytes, ErrorType.STORAGE, 'transaction byte-read resources exceed network config limit')
+    ?? overLimit(r.writeBytes, config.txMaxWriteBytes, ErrorType.STORAGE, 'transaction byte-write resources exceed network config limit')
+    ?? overLimit(readOnly.length + readWrite.length, config.txMaxFootprintEntries, ErrorType.STORAGE,
+      'the number of entries in transaction footprint exceeds the network config limit')
+    ?? overLimit(diskReadEntries(frame, data), config.txMaxDiskReadEntries, ErrorType.STORAGE, 'transaction entry-disk-read resources exceed network config limit')
+    ?? overLimit(readWrite.length, config.txMaxWriteLedgerEntries, ErrorType.STORAGE, 'transaction entry-write resources exceed network config limit');
+  if (limit) return limit;
   for (const key of [...readOnly, ...readWrite]) {
-    const allowed = key.type === 0 || key.type === 6 || key.type === 7 || (key.type === 1 && validTrustlineKey(key));
-    if (!allowed || encodeLedgerKey(key).length > config.maxContractDataKeySizeBytes) return { code: 'soroban_invalid' };
-    const id = keyId(key);
-    if (seen.has(id)) return { code: 'soroban_invalid' };
-    seen.add(id);
+    const problem = footprintKeyProblem(key, config);
+    if (problem) return problem;
   }
-  if (chargedTransactionSize(frame) > config.txMaxSizeBytes) return { code: 'soroban_invalid' };
+  const size = overLimit(chargedTransactionSize(frame), config.txMaxSizeBytes, ErrorType.BUDGET, 'total transaction size exceeds network config limit');
+  if (size) return size;
   if (data.ext.v === 1) {
     const indices = data.ext.resourceExt.archivedSorobanEntries;
     for (let i = 0; i < indices.length; i++) {
       const idx = indices[i];
-      if ((i > 0 && idx <= indices[i - 1]) || idx >= readWrite.length || !isPersistentKey(readWrite[idx])) return { code: 'soroban_invalid' };
+      if (i > 0 && idx <= indices[i - 1]) {
+        return { type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT, message: 'archivedSorobanEntries must be sorted in ascending order' };
+      }
+      if (idx >= readWrite.length) {
+        return {
+          type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT,
+          message: 'archivedSorobanEntries index is out of bounds', args: [u64Arg(idx), u64Arg(readWrite.length)],
+        };
+      }
+      if (!isPersistentKey(readWrite[idx])) {
+        return {
+          type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT,
+          message: 'archivedSorobanEntries index points to a non-persistent entry', args: [u64Arg(idx), u64Arg(readWrite[idx].type)],
+        };
+      }
     }
   }
+  return undefined;
+}
 
-  if (chargeFee && data.resourceFee > BigInt(frame.tx.fee)) return { code: 'soroban_invalid' };
+export interface SorobanCheckFailure {
+  code: 'malformed' | 'soroban_invalid';
+  /** What core reports with the failure (txSOROBAN_INVALID ones). */
+  error?: NetworkError;
+}
+
+/**
+ * Checks a Soroban transaction's envelope against the network limits, in stellar-core's order
+ * (commonValidPreSeqNum): `malformed` (txMALFORMED) or `soroban_invalid` (txSOROBAN_INVALID, with
+ * core's diagnostic error). The inclusion fee is checked by the caller, after the time bounds, as
+ * core does. `chargeFee` is false for the inner transaction of a fee bump.
+ */
+export function checkSorobanTransaction(frame: TransactionFrame, env: SorobanEnv, chargeFee: boolean): SorobanCheckFailure | null {
+  const data = frame.sorobanData;
+  const { config } = env;
+  if (!data || data.resourceFee < 0n || data.resourceFee > MAX_RESOURCE_FEE) return { code: 'malformed' };
+  if (frame.envelope.type === 0) return { code: 'malformed' };
+
+  const invalid = (error: NetworkError): SorobanCheckFailure => ({ code: 'soroban_invalid', error });
+  const resources = resourcesProblem(frame, data, config);
+  if (resources) return invalid(resources);
+
+  const fullFee = BigInt(frame.tx.fee);
+  if (chargeFee && data.resourceFee > fullFee) {
+    return invalid({
+      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
+      message: 'transaction `sorobanData.resourceFee` is higher than the full transaction fee', args: [u64Arg(data.resourceFee), u64Arg(fullFee)],
+    });
+  }
   const [nonRefundable, refundable] = preApplyResourceFee(frame, data, env.host);
-  if (data.resourceFee < nonRefundable + refundable) return { code: 'soroban_invalid' };
-  if (chargeFee && !applying && BigInt(frame.tx.fee) - data.resourceFee < BigInt(baseFee) * BigInt(frame.tx.operations.length)) {
-    return { code: 'insufficient_fee' };
+  if (data.resourceFee < nonRefundable + refundable) {
+    return invalid({
+      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
+      message: 'transaction `sorobanData.resourceFee` is lower than the actual Soroban resource fee',
+      args: [u64Arg(data.resourceFee), u64Arg(nonRefundable + refundable)],
+    });
+  }
+  // every key once, across both footprints (which also keeps them disjoint)
+  const seen = new Set<string>();
+  for (const key of [...data.resources.footprint.readOnly, ...data.resources.footprint.readWrite]) {
+    const id = keyId(key);
+    if (seen.has(id)) {
+      return invalid({
+        type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT,
+        message: 'Found duplicate key in the Soroban footprint; every key across read-only and read-write footprints has to be unique.',
+      });
+    }
+    seen.add(id);
   }
   return null;
+}
+
+/**
+ * stellar-core's transaction-queue rule for Soroban memos (validateSorobanMemo): an
+ * InvokeHostFunction transaction whose authorization is not all the source account's must carry no
+ * memo and no muxed source. Checked at submission only (not when applying) and not for fee bumps,
+ * as core does.
+ */
+export function sorobanMemoProblem(frame: TransactionFrame): NetworkError | undefined {
+  if (frame.envelope.type !== 2 || frame.tx.operations.length !== 1) return undefined;
+  const op = frame.tx.operations[0];
+  if (op.body.type !== 24) return undefined;
+  if (op.body.invokeHostFunctionOp.auth.every((a) => a.credentials.type === 0)) return undefined;
+  const muxedSource = frame.tx.sourceAccount.type !== 0 || (op.sourceAccount !== null && op.sourceAccount !== undefined && op.sourceAccount.type !== 0);
+  if (frame.tx.memo.type === 0 && !muxedSource) return undefined;
+  return { type: ErrorType.CONTEXT, code: ErrorCode.INVALID_INPUT, message: 'non-source auth Soroban tx uses memo or muxed source account' };
 }

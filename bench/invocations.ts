@@ -11,7 +11,7 @@ import { createAccounts, runPayments, type Accounts, type PaymentsResult } from 
 import { PASSPHRASE, signFast, type SignedTx } from './stellar.ts';
 
 /** A factory of signed `increment(1)` calls with the resources of one simulation (plus headroom for the larger count). */
-async function incrementFactory(url: string, contractId: string, sample: Keypair) {
+export async function incrementFactory(url: string, contractId: string, sample: Keypair) {
   const server = new rpc.Server(url, { allowHttp: true });
   const op = Operation.invokeContractFunction({ contract: contractId, function: 'increment', args: [nativeToScVal(1, { type: 'u32' })] });
   const probe = new TransactionBuilder(await server.getAccount(sample.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).addOperation(op).setTimeout(0).build();

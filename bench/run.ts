@@ -22,6 +22,7 @@ import { accountKey, rootKeypair } from './stellar.ts';
 import { measureStartup } from './startup.ts';
 import { runSimulateBench } from './simulate.ts';
 import { runInvocationsBench } from './invocations.ts';
+import { runCloseStall } from './closeStall.ts';
 import { runIngestionBench } from './ingestion.ts';
 import { runBootstrapBench } from './bootstrap.ts';
 import { fmt, median } from './stats.ts';
@@ -31,10 +32,10 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    invocations: { accounts: 300, rounds: 2, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 } }
+    invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 } };
+    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 } };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();
 const CONNECTIONS = 64;
@@ -195,6 +196,24 @@ async function invocationsSection(): Promise<void> {
   });
 }
 
+async function closeStallSection(): Promise<void> {
+  // 3 s ledgers leave time to queue every call between two closes; debug logs carry the close times
+  await withServer(startServer({ closeMode: 'interval', closeIntervalMs: 3000, extra: ['--log-level', 'debug'] }), async (node) => {
+    const runs = await runCloseStall(node, CFG.closeStall, log);
+    const longest = median(runs.map((r) => r.longestAnswerMs));
+    const busy = median(runs.map((r) => r.closeBusyMs));
+    const ratio = median(runs.map((r) => r.longestAnswerMs / r.closeBusyMs));
+    rows.push({
+      metric: `Slowest getLatestLedger answer while a ledger of ${CFG.closeStall.accounts} contract calls closes`, value: `${fmt(longest, 1)} ms`,
+      ratio: `${ratio.toFixed(2)}x the close's ${fmt(busy)} ms busy time`, target: 'reported (no target)', verdict: 'n/a',
+    });
+    details.push('### Serving during a busy ledger close', '',
+      `Each account queues one call of the counter's \`increment\` (pre-signed) between two closes (3 s ledgers); while the ledger holding them closes, getLatestLedger goes out back to back on one keep-alive connection until an answer shows the new ledger. Baseline: the close's busy time (apply + convert + store, from the server's debug log), which is how long a close done in one block would hold every request. Medians over ${runs.length} runs.`, '',
+      '| Run | Transactions in the ledger | Close busy ms | getLatestLedger answers during the wait | Slowest answer ms |', '|---|---|---|---|---|',
+      ...runs.map((r, i) => `| ${i + 1} | ${r.transactions} | ${fmt(r.closeBusyMs)} | ${r.answers} | ${fmt(r.longestAnswerMs, 1)} |`), '');
+  });
+}
+
 async function bootstrapSection(): Promise<void> {
   const r = await runBootstrapBench(CFG.bootstrap, log);
   rows.push(...r.rows);
@@ -216,6 +235,7 @@ await section('payments per second', ['Payments applied and queryable (interval 
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
+await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 const mainDurationSec = (performance.now() - started) / 1000;

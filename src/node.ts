@@ -104,7 +104,7 @@ function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
       if (faucet) node.friendbotUrl = `${url}/friendbot`;
       network.start();
     },
-    async stop() { network.stop(); },
+    async stop() { await network.stop(); },
     describe: { mode: 'standalone', closeMode: config.closeMode },
   };
 }

@@ -31,8 +31,17 @@ export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 /** Fee bookkeeping of one Soroban transaction, settled after every transaction of the ledger applied. */
 interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
 
-export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], state: EntrySource,
-  opts: { closeTime: bigint; networkId: Uint8Array; soroban?: SorobanEnv }): ClosedLedger {
+export interface CloseOptions { closeTime: bigint; networkId: Uint8Array; soroban?: SorobanEnv }
+
+/**
+ * Closes a ledger, pausing (yielding) after each transaction's fee charge, apply and refund so the
+ * caller can let other work run in between: a ledger of a thousand contract calls takes over a
+ * second to apply. Nothing
+ * is written to `state` (the changes are in the returned meta), so readers of `state` keep seeing
+ * the previous ledger until the caller stores this one.
+ */
+export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame[], state: EntrySource,
+  opts: CloseOptions): Generator<void, ClosedLedger, void> {
   const ledgerSeq = prev.header.ledgerSeq + 1;
   // the two phases of a generalized transaction set: classic transactions apply first
   const classic = queued.filter((f) => !f.isSoroban);
@@ -57,7 +66,8 @@ export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], st
   const txSetHash = sha256(txSetXdr);
 
   let feePool = prev.header.feePool;
-  const fees = frames.map((frame) => {
+  const fees: Array<{ charged: bigint; changes: xdr.LedgerEntryChangeWire[] }> = [];
+  for (const frame of frames) {
     const ltx = root.nest();
     const entry = ltx.load(accountKey(frame.feeSourceId));
     let charged = 0n;
@@ -69,8 +79,9 @@ export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], st
       ltx.update(entry);
     }
     feePool += charged;
-    return { charged, changes: ltx.commit() };
-  });
+    fees.push({ charged, changes: ltx.commit() });
+    yield;
+  }
 
   // AccountMerge must not merge an account that still has a later transaction in this ledger
   const maxSeq = new Map<string, bigint>();
@@ -81,26 +92,30 @@ export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], st
   const maxSeqNumToApply = (account: AccountId): bigint | undefined => maxSeq.get(toHex(account.ed25519));
 
   const sorobanFees: Array<SorobanFees | undefined> = [];
-  const txProcessing: xdr.TransactionResultMetaV1Wire[] = frames.map((frame, i) => {
+  const txProcessing: xdr.TransactionResultMetaV1Wire[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i];
     const prngSeed = sha256(txSetHash, u64(BigInt(i)));
     const { result, meta, soroban } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
     sorobanFees.push(soroban);
-    return {
+    txProcessing.push({
       ext: { v: 0 },
       result: { transactionHash: frame.hash, result },
       feeProcessing: fees[i].changes,
       txApplyProcessing: meta,
       postTxApplyFeeProcessing: [],
-    };
-  });
+    });
+    yield;
+  }
 
   // Soroban refunds come after every transaction applied (protocol 23+), with an AFTER_ALL_TXS fee event
-  frames.forEach((frame, i) => {
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i];
     const refund = sorobanFees[i]?.tracker.refund ?? 0n;
-    if (refund <= 0n) return;
+    if (refund <= 0n) continue;
     const ltx = root.nest();
     const entry = ltx.load(accountKey(frame.feeSourceId));
-    if (!entry || entry.data.type !== 0) { ltx.rollback(); return; }
+    if (!entry || entry.data.type !== 0) { ltx.rollback(); continue; }
     entry.data.account.balance += refund;
     ltx.update(entry);
     feePool -= refund;
@@ -109,7 +124,8 @@ export function closeLedger(prev: PreviousLedger, queued: TransactionFrame[], st
     processed.result.result.feeCharged -= refund;
     const meta = processed.txApplyProcessing;
     if (meta.v === 4) meta.v4.events.push({ stage: 2, event: feeEvent(ledger.networkId, frame.feeSourceId, -refund) });
-  });
+    yield;
+  }
 
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));

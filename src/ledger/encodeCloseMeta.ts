@@ -1,8 +1,7 @@
 // Encodes a standalone ledger's LedgerCloseMeta from parts, so that each transaction's result and
-// meta are encoded exactly once: the same bytes go into the ledger's meta and, through ingestion,
-// into the transaction rows (encoding the meta whole and then each transaction again would double
-// the cost of every close). The output is byte-for-byte what the schema encoder produces; a unit
-// test holds it to that.
+// meta are encoded exactly once: the same bytes go into the ledger's meta and, when the JS
+// conversion stores the ledger (no addon), into the transaction rows. The output is byte-for-byte
+// what the schema encoder produces; a unit test holds it to that.
 import { xdr } from '@stellar/stellar-sdk';
 import { array, UNBOUNDED_MAX_LENGTH } from '@stellar/js-xdr';
 
@@ -30,8 +29,12 @@ export function u64(n: bigint): Uint8Array {
   return b;
 }
 
-/** `txSetXdr` is the encoded `meta.txSet` (the close already encoded it to hash it). */
-export function encodeCloseMeta(meta: xdr.LedgerCloseMetaV2Wire, txSetXdr: Uint8Array): { bytes: Uint8Array; transactions: EncodedTransaction[] } {
+/**
+ * `txSetXdr` is the encoded `meta.txSet` (the close already encoded it to hash it). Pauses (yields)
+ * after each transaction, like the close itself: a big ledger's meta takes a while to encode.
+ */
+export function* encodeCloseMetaSteps(meta: xdr.LedgerCloseMetaV2Wire, txSetXdr: Uint8Array):
+  Generator<void, { bytes: Uint8Array; transactions: EncodedTransaction[] }, void> {
   const transactions: EncodedTransaction[] = [];
   const parts: Uint8Array[] = [
     u32(2),
@@ -46,6 +49,7 @@ export function encodeCloseMeta(meta: xdr.LedgerCloseMetaV2Wire, txSetXdr: Uint8
     transactions.push(encoded);
     parts.push(EXTENSION_POINT_V0, p.result.transactionHash, encoded.result, entryChanges.encode(p.feeProcessing), encoded.meta,
       entryChanges.encode(p.postTxApplyFeeProcessing));
+    yield;
   }
   parts.push(upgrades.encode(meta.upgradesProcessing), scpHistory.encode(meta.scpInfo), u64(meta.totalByteSizeOfLiveSorobanState),
     ledgerKeys.encode(meta.evictedKeys));

@@ -17,9 +17,10 @@ import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
 import { checkTransaction, type OperationResult } from '../ledger/validation.ts';
 import { TxCode } from '../ledger/resultCodes.ts';
-import { closeLedger } from '../ledger/closeLedger.ts';
-import { encodeCloseMeta } from '../ledger/encodeCloseMeta.ts';
-import { transactionResult } from '../ledger/closeLedger.ts';
+import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
+import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
+import { closeLedgerSteps, transactionResult } from '../ledger/closeLedger.ts';
+import { SlicedWork } from './slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
@@ -40,6 +41,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private timer: NodeJS.Timeout | undefined;
   private eagerClose: NodeJS.Immediate | undefined;
   private closing = false;
+  private inFlightClose: Promise<number> | undefined;
   private stopped = false;
   private readonly ledgerWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly observeIngestion: IngestObserver;
@@ -103,18 +105,20 @@ export class StandaloneNetwork implements TransactionSubmitter {
     let due = performance.now() + this.config.ledgerCloseInterval;
     const tick = () => {
       if (this.stopped) return;
-      this.closeLedgerNow();
+      void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
       due = Math.max(due + this.config.ledgerCloseInterval, performance.now());
       this.timer = setTimeout(tick, Math.max(0, due - performance.now()));
     };
     this.timer = setTimeout(tick, this.config.ledgerCloseInterval);
   }
 
-  stop(): void {
+  /** Stops closing ledgers; resolves once a close under way has given up (it stores nothing). */
+  async stop(): Promise<void> {
     this.stopped = true;
     void this.verifier.close();
     clearTimeout(this.timer);
     if (this.eagerClose) clearImmediate(this.eagerClose);
+    await this.inFlightClose?.catch(() => {});
   }
 
   /** The ledger a transaction submitted now would be validated for. */
@@ -180,9 +184,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const memo = sorobanMemoProblem(frame);
     if (memo) return this.refused(frame, TxCode.SOROBAN_INVALID, undefined, true, memo);
     this.queue.add(frame, admission.replaces);
-    if (this.config.closeMode === 'instant' && !this.eagerClose) {
-      this.eagerClose = setImmediate(() => { this.eagerClose = undefined; this.closeLedgerNow(); });
-    }
+    if (this.config.closeMode === 'instant') this.scheduleEagerClose();
     return { status: 'PENDING', hash };
   }
 
@@ -195,37 +197,66 @@ export class StandaloneNetwork implements TransactionSubmitter {
     };
   }
 
-  /** Closes one ledger with what is queued and ingests it. Synchronous: nothing interleaves with a close. */
-  closeLedgerNow(): number {
+  /**
+   * Closes one ledger with what is queued and stores it; resolves to the latest ledger's sequence.
+   * One close runs at a time. Applying and encoding give the event loop back every SLICE_MS, so requests
+   * keep being answered during a long close (against the previous ledger, until this one is
+   * stored); a ledger of a thousand contract calls takes over a second to apply here.
+   */
+  async closeLedgerNow(): Promise<number> {
     if (this.closing || this.stopped) return this.latestHeader().header.ledgerSeq;
     this.closing = true;
+    const close = this.closeOnce();
+    this.inFlightClose = close;
     try {
-      const started = performance.now();
-      const prev = this.latestHeader();
-      const frames = this.queue.take(this.config.maxTxSetSize);
-      const closed = closeLedger({ header: prev.header, hash: prev.hash }, frames, this.state, {
-        closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
-      });
-      const encoded = encodeCloseMeta(closed.meta.v2, closed.txSetXdr);
-      const applied = performance.now();
-      const batch = ledgerToBatch({
-        bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
-        envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
-      }, this.networkId);
-      this.store.ingest(batch, this.config.historyRetentionWindow);
-      this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
-      this.queue.ledgerClosed(frames);
-      const done = performance.now();
-      this.observeIngestion('apply', (applied - started) / 1000);
-      this.observeIngestion('total', (done - applied) / 1000);
-      const seq = closed.header.ledgerSeq;
-      this.log.debug({ ledger: seq, transactions: frames.length, applyMs: applied - started, ingestMs: done - applied }, 'closed ledger');
-      this.onLedger(seq);
-      this.notifyLedger(seq);
-      return seq;
+      return await close;
     } finally {
       this.closing = false;
+      this.inFlightClose = undefined;
+      // transactions that arrived during the close go into the next ledger at once in instant mode
+      if (this.config.closeMode === 'instant' && this.queue.size > 0) this.scheduleEagerClose();
     }
+  }
+
+  private async closeOnce(): Promise<number> {
+    const prev = this.latestHeader();
+    const frames = this.queue.take(this.config.maxTxSetSize);
+    const work = new SlicedWork(() => this.stopped);
+    // a stop meanwhile drops the ledger unstored, as a crash would
+    const closed = await work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
+      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
+    }));
+    if (!closed) return prev.header.ledgerSeq;
+    const applyMs = work.busyMs;
+    const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
+    if (!encoded || !await work.pause()) return prev.header.ledgerSeq;
+    // the addon converts a big ledger several times faster than the JS conversion
+    const batch = nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
+      bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
+      envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
+    }, this.networkId);
+    if (!await work.pause()) return prev.header.ledgerSeq;
+    const storeStarted = performance.now();
+    this.store.ingest(batch, this.config.historyRetentionWindow);
+    this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
+    this.queue.ledgerClosed(frames);
+    const storeMs = performance.now() - storeStarted;
+    const ingestMs = work.busyMs + storeMs - applyMs;
+    this.observeIngestion('apply', applyMs / 1000);
+    this.observeIngestion('total', ingestMs / 1000);
+    const seq = closed.header.ledgerSeq;
+    this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
+    this.onLedger(seq);
+    this.notifyLedger(seq);
+    return seq;
+  }
+
+  private scheduleEagerClose(): void {
+    if (this.eagerClose || this.stopped) return;
+    this.eagerClose = setImmediate(() => {
+      this.eagerClose = undefined;
+      void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
+    });
   }
 
   /** Resolves once ledger `seq` is stored. */

@@ -32,7 +32,7 @@ it('assembled metas equal the schema encoding, across successes, failures, fee b
     .addOperation(Operation.createAccount({ destination: b.publicKey(), startingBalance: '100' })).setTimeout(0).build();
   create.sign(root);
   await send(create);
-  net.closeLedgerNow();
+  await net.closeLedgerNow();
 
   const pay = new TransactionBuilder(new Account(a.publicKey(), seq(a)), { fee: '100', networkPassphrase: Networks.STANDALONE })
     .addOperation(Operation.payment({ destination: b.publicKey(), asset: Asset.native(), amount: '1' })).setTimeout(0).build();
@@ -46,7 +46,7 @@ it('assembled metas equal the schema encoding, across successes, failures, fee b
   const bump = TransactionBuilder.buildFeeBumpTransaction(a, '1000', inner, Networks.STANDALONE);
   bump.sign(a);
   for (const tx of [pay, failing, bump]) await send(tx);
-  net.closeLedgerNow();
+  await net.closeLedgerNow();
 
   const ledgers = store.ledgers(1, 10);
   assert.equal(ledgers.length, 3);
@@ -64,6 +64,6 @@ it('assembled metas equal the schema encoding, across successes, failures, fee b
   }
   assert.equal(txCount, 4);
   assert.deepEqual(store.transactionsFrom(0n, 10).map((t) => t.successful), [true, true, false, true]);
-  net.stop();
+  await net.stop();
   store.close();
 });

@@ -1,0 +1,37 @@
+// Long synchronous work (closing a ledger of a thousand contract calls takes over a second) split
+// into steps, so the event loop keeps answering requests in between: the work is a generator that
+// yields after each step, and the runner gives the event loop a turn once a slice of time is used.
+/** How long work runs before it gives the event loop a turn. */
+export const SLICE_MS = 10;
+
+/**
+ * Runs step generators, giving the event loop a turn whenever a slice of SLICE_MS is used up, and
+ * counts the time spent working (not the turns given away).
+ */
+export class SlicedWork {
+  busyMs = 0;
+  private sliceStart = performance.now();
+  private readonly cancelled: () => boolean;
+  constructor(cancelled: () => boolean) { this.cancelled = cancelled; }
+
+  /** Gives the event loop a turn; false when cancelled meanwhile. */
+  async pause(): Promise<boolean> {
+    this.busyMs += performance.now() - this.sliceStart;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+    return !this.cancelled();
+  }
+
+  /** The generator's result, or undefined when cancelled. */
+  async run<T>(steps: Generator<void, T, void>): Promise<T | undefined> {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        this.busyMs += performance.now() - this.sliceStart;
+        this.sliceStart = performance.now();
+        return step.value;
+      }
+      if (performance.now() - this.sliceStart >= SLICE_MS && !await this.pause()) return undefined;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// A standalone ledger close runs in slices: requests served meanwhile see the previous ledger until
+// the new one is stored, and stopping the network during a close stores nothing.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Account, Keypair, Networks, Operation, TransactionBuilder, hash, xdr } from '@stellar/stellar-sdk';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
+
+async function networkWithQueuedPayment() {
+  const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'lumen-close-')), 'n.sqlite'));
+  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }) });
+  net.init();
+  const root = Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
+  const e = store.entry(xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: root.rawPublicKey() } } }))!;
+  const d = xdr.LedgerEntry.schema.decode(e.entry).data;
+  const tx = new TransactionBuilder(new Account(root.publicKey(), d.type === 0 ? d.account.seqNum.toString() : '0'), { fee: '100', networkPassphrase: Networks.STANDALONE })
+    .addOperation(Operation.createAccount({ destination: Keypair.random().publicKey(), startingBalance: '10' })).setTimeout(0).build();
+  tx.sign(root);
+  const bytes = Buffer.from(tx.toXDR(), 'base64');
+  assert.equal((await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes))).status, 'PENDING');
+  return { store, net, hashHex: Buffer.from(tx.hash()).toString('hex') };
+}
+
+it('answers meanwhile from the previous ledger, then stores the new one', async () => {
+  const { store, net, hashHex } = await networkWithQueuedPayment();
+  const before = store.latestLedger()!.sequence;
+  const seenDuring: number[] = [];
+  const closing = net.closeLedgerNow();
+  // runs in the turn the close gives the event loop (at least one, after encoding the meta)
+  setImmediate(() => seenDuring.push(store.latestLedger()!.sequence, store.transactionByHash(Buffer.from(hashHex, 'hex')) ? 1 : 0));
+  assert.equal(await closing, before + 1);
+  assert.deepEqual(seenDuring, [before, 0], 'the ledger and its transaction appear only once stored');
+  assert.equal(store.latestLedger()!.sequence, before + 1);
+  assert.ok(store.transactionByHash(Buffer.from(hashHex, 'hex')));
+  await net.stop();
+  store.close();
+});
+
+it('stops during a close without storing the ledger', async () => {
+  const { store, net } = await networkWithQueuedPayment();
+  const before = store.latestLedger()!.sequence;
+  const closing = net.closeLedgerNow();
+  await net.stop(); // waits for the close to give up
+  assert.equal(await closing, before);
+  assert.equal(store.latestLedger()!.sequence, before, 'nothing stored');
+  store.close();
+});

@@ -89,6 +89,17 @@ export class TransactionQueue {
     }
   }
 
+  /**
+   * A ledger holding these could not be closed (a fault, not a verdict on them): they leave the
+   * queue and are banned, so that one transaction cannot stop every later ledger from closing.
+   */
+  discard(frames: TransactionFrame[]): void {
+    for (const f of frames) {
+      this.remove(f.hashHex);
+      this.banned.set(f.hashHex, BAN_DEPTH);
+    }
+  }
+
   private remove(hashHex: string): void {
     const q = this.queued.get(hashHex);
     if (!q) return;

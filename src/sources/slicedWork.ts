@@ -5,14 +5,24 @@
 export const SLICE_MS = 10;
 
 /**
- * Runs step generators, giving the event loop a turn whenever a slice of SLICE_MS is used up, and
- * counts the time spent working (not the turns given away).
+ * Runs step generators, giving the event loop a turn whenever a slice of `sliceMs` is used up, and
+ * counts the time spent working (not the turns given away). Work shorter than a slice runs in one go.
  */
 export class SlicedWork {
   busyMs = 0;
   private sliceStart = performance.now();
   private readonly cancelled: () => boolean;
-  constructor(cancelled: () => boolean) { this.cancelled = cancelled; }
+  private readonly sliceMs: number;
+  constructor(cancelled: () => boolean, sliceMs = SLICE_MS) {
+    this.cancelled = cancelled;
+    this.sliceMs = sliceMs;
+  }
+
+  /** Between two pieces of work: gives the event loop a turn if the slice is used up; false when cancelled. */
+  async checkpoint(): Promise<boolean> {
+    if (performance.now() - this.sliceStart >= this.sliceMs) return this.pause();
+    return !this.cancelled();
+  }
 
   /** Gives the event loop a turn; false when cancelled meanwhile. */
   async pause(): Promise<boolean> {
@@ -31,7 +41,7 @@ export class SlicedWork {
         this.sliceStart = performance.now();
         return step.value;
       }
-      if (performance.now() - this.sliceStart >= SLICE_MS && !await this.pause()) return undefined;
+      if (performance.now() - this.sliceStart >= this.sliceMs && !await this.pause()) return undefined;
     }
   }
 }

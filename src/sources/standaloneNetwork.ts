@@ -20,7 +20,7 @@ import { TxCode } from '../ledger/resultCodes.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, transactionResult } from '../ledger/closeLedger.ts';
-import { SlicedWork } from './slicedWork.ts';
+import { SLICE_MS, SlicedWork } from './slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
@@ -28,6 +28,9 @@ import { sorobanMemoProblem, type SorobanEnv } from '../ledger/soroban/resources
 import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnostics.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 import type { RawLedger } from './ledgerSource.ts';
+
+/** Ledger metas from this size on are converted to rows by the addon. */
+const NATIVE_CONVERSION_BYTES = 256 * 1024;
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -42,6 +45,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private eagerClose: NodeJS.Immediate | undefined;
   private closing = false;
   private inFlightClose: Promise<number> | undefined;
+  private readonly closeSliceMs: number;
+  /** A close was asked for (a tick, or a transaction in instant mode) while one was under way. */
+  private closeAgain = false;
   private stopped = false;
   private readonly ledgerWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly observeIngestion: IngestObserver;
@@ -56,7 +62,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
     store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void;
     /** Each ledger's meta once stored (publishing it as a datastore and history archive). */
     onLedgerStored?: (ledger: RawLedger) => void;
+    /** How long a close works before letting requests in (default SLICE_MS; 0 = after every step). */
+    closeSliceMs?: number;
   }) {
+    this.closeSliceMs = opts.closeSliceMs ?? SLICE_MS;
     this.store = opts.store;
     this.config = opts.config;
     this.log = opts.logger;
@@ -204,7 +213,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
    * stored); a ledger of a thousand contract calls takes over a second to apply here.
    */
   async closeLedgerNow(): Promise<number> {
-    if (this.closing || this.stopped) return this.latestHeader().header.ledgerSeq;
+    if (this.stopped) return this.latestHeader().header.ledgerSeq;
+    if (this.closing) {
+      // a tick or a transaction during a close: the next close starts as soon as this one is done
+      this.closeAgain = true;
+      return this.latestHeader().header.ledgerSeq;
+    }
     this.closing = true;
     const close = this.closeOnce();
     this.inFlightClose = close;
@@ -213,15 +227,27 @@ export class StandaloneNetwork implements TransactionSubmitter {
     } finally {
       this.closing = false;
       this.inFlightClose = undefined;
-      // transactions that arrived during the close go into the next ledger at once in instant mode
-      if (this.config.closeMode === 'instant' && this.queue.size > 0) this.scheduleEagerClose();
+      if (this.closeAgain) {
+        this.closeAgain = false;
+        this.scheduleEagerClose();
+      }
     }
   }
 
   private async closeOnce(): Promise<number> {
     const prev = this.latestHeader();
     const frames = this.queue.take(this.config.maxTxSetSize);
-    const work = new SlicedWork(() => this.stopped);
+    try {
+      return await this.closeWith(prev, frames);
+    } catch (err) {
+      this.queue.discard(frames);
+      this.log.error({ err, ledger: prev.header.ledgerSeq + 1, discarded: frames.map((f) => f.hashHex) }, 'could not close the ledger; its transactions were dropped');
+      return prev.header.ledgerSeq;
+    }
+  }
+
+  private async closeWith(prev: xdr.LedgerHeaderHistoryEntryWire, frames: TransactionFrame[]): Promise<number> {
+    const work = new SlicedWork(() => this.stopped, this.closeSliceMs);
     // a stop meanwhile drops the ledger unstored, as a crash would
     const closed = await work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
       closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
@@ -229,13 +255,14 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
     const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
-    if (!encoded || !await work.pause()) return prev.header.ledgerSeq;
-    // the addon converts a big ledger several times faster than the JS conversion
-    const batch = nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
+    if (!encoded || !await work.checkpoint()) return prev.header.ledgerSeq;
+    // the addon converts a big ledger several times faster than the JS conversion, which reuses the
+    // parts just encoded and wins on small ones (no thread hop, no second parse)
+    const batch = encoded.bytes.length >= NATIVE_CONVERSION_BYTES && nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
       bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
       envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
     }, this.networkId);
-    if (!await work.pause()) return prev.header.ledgerSeq;
+    if (!await work.checkpoint()) return prev.header.ledgerSeq;
     const storeStarted = performance.now();
     this.store.ingest(batch, this.config.historyRetentionWindow);
     this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });

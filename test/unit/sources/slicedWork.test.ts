@@ -51,4 +51,19 @@ describe('SlicedWork', () => {
     assert.deepEqual(done, [0, 1, 2]);
     assert.equal(turns, 0, 'no turn was given for work shorter than a slice');
   });
+
+  it('checkpoint: a turn only once the slice is used up; false once cancelled', async () => {
+    let cancelled = false;
+    const work = new SlicedWork(() => cancelled);
+    let turns = 0;
+    const count = () => setImmediate(() => { turns++; });
+    count();
+    assert.equal(await work.checkpoint(), true);
+    assert.equal(turns, 0, 'within the slice: no turn');
+    spin(SLICE_MS + 1);
+    assert.equal(await work.checkpoint(), true);
+    assert.equal(turns, 1, 'slice used up: the pending callback ran');
+    cancelled = true;
+    assert.equal(await work.checkpoint(), false);
+  });
 });

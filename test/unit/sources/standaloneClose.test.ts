@@ -11,9 +11,19 @@ import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
 import { defaultConfig } from '../../../src/config/config.ts';
 
+/** A real store whose next ingest fails once (a full disk, say), to see a close fail. */
+class FailingOnceStore extends SqliteStore {
+  failNext = false;
+  override ingest(...args: Parameters<SqliteStore['ingest']>): ReturnType<SqliteStore['ingest']> {
+    if (this.failNext) { this.failNext = false; throw new Error('disk full'); }
+    return super.ingest(...args);
+  }
+}
+
 async function networkWithQueuedPayment() {
-  const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'lumen-close-')), 'n.sqlite'));
-  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }) });
+  const store = new FailingOnceStore(join(mkdtempSync(join(tmpdir(), 'lumen-close-')), 'n.sqlite'));
+  // slices of 0 ms: the close lets requests in after every step, even for a one-transaction ledger
+  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: 0 });
   net.init();
   const root = Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
   const e = store.entry(xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: root.rawPublicKey() } } }))!;
@@ -23,7 +33,7 @@ async function networkWithQueuedPayment() {
   tx.sign(root);
   const bytes = Buffer.from(tx.toXDR(), 'base64');
   assert.equal((await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes))).status, 'PENDING');
-  return { store, net, hashHex: Buffer.from(tx.hash()).toString('hex') };
+  return { store, net, bytes, hashHex: Buffer.from(tx.hash()).toString('hex') };
 }
 
 it('answers meanwhile from the previous ledger, then stores the new one', async () => {
@@ -31,7 +41,7 @@ it('answers meanwhile from the previous ledger, then stores the new one', async 
   const before = store.latestLedger()!.sequence;
   const seenDuring: number[] = [];
   const closing = net.closeLedgerNow();
-  // runs in the turn the close gives the event loop (at least one, after encoding the meta)
+  // runs in the first turn the close gives the event loop
   setImmediate(() => seenDuring.push(store.latestLedger()!.sequence, store.transactionByHash(Buffer.from(hashHex, 'hex')) ? 1 : 0));
   assert.equal(await closing, before + 1);
   assert.deepEqual(seenDuring, [before, 0], 'the ledger and its transaction appear only once stored');
@@ -48,5 +58,17 @@ it('stops during a close without storing the ledger', async () => {
   await net.stop(); // waits for the close to give up
   assert.equal(await closing, before);
   assert.equal(store.latestLedger()!.sequence, before, 'nothing stored');
+  store.close();
+});
+
+it('a close that fails drops its transactions (banned), and the next ledger closes', async () => {
+  const { store, net, bytes, hashHex } = await networkWithQueuedPayment();
+  const before = store.latestLedger()!.sequence;
+  store.failNext = true;
+  assert.equal(await net.closeLedgerNow(), before, 'nothing stored');
+  assert.equal(store.transactionByHash(Buffer.from(hashHex, 'hex')), undefined);
+  assert.equal((await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes))).status, 'TRY_AGAIN_LATER', 'the dropped transaction is banned');
+  assert.equal(await net.closeLedgerNow(), before + 1, 'the network goes on');
+  await net.stop();
   store.close();
 });

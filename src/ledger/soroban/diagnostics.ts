@@ -22,9 +22,13 @@ export interface NetworkError {
 
 export const u64Arg = (n: number | bigint): xdr.ScValWire => ({ type: 5, u64: BigInt(n) });
 
-/** Error(Budget, ExceededLimit) with the amount and its limit: most of core's apply-time errors. */
+/** Error(type, ExceededLimit) with the amount and its limit. */
+export const limitExceeded = (type: number, message: string, amount: number | bigint, limit: number | bigint): NetworkError =>
+  ({ type, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Arg(amount), u64Arg(limit)] });
+
+/** Error(Budget, ExceededLimit): most of core's apply-time errors. */
 export const budgetExceeded = (message: string, amount: number | bigint, limit: number | bigint): NetworkError =>
-  ({ type: ErrorType.BUDGET, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Arg(amount), u64Arg(limit)] });
+  limitExceeded(ErrorType.BUDGET, message, amount, limit);
 
 export function networkErrorEvent(e: NetworkError): xdr.DiagnosticEventWire {
   const message: xdr.ScValWire = { type: 14, str: new xdr.XdrString(e.message) };

@@ -9,7 +9,7 @@ import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { isPersistentKey, isSorobanKey } from './context.ts';
 import { isAssetValid, isIssuer } from '../ops/accounts.ts';
-import { ErrorCode, ErrorType, u64Arg, type NetworkError } from './diagnostics.ts';
+import { ErrorCode, ErrorType, limitExceeded, u64Arg, type NetworkError } from './diagnostics.ts';
 
 /** What the engine needs to validate and apply Soroban transactions. */
 export interface SorobanEnv {
@@ -76,19 +76,12 @@ function footprintKeyProblem(key: xdr.LedgerKeyWire, config: SorobanNetworkConfi
         message: 'transaction footprint contains unsupported ledger key type', args: [u64Arg(key.type)],
       };
   }
-  const size = encodeLedgerKey(key).length;
-  if (size > config.maxContractDataKeySizeBytes) {
-    return {
-      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
-      message: 'transaction footprint key exceeds network config limit', args: [u64Arg(size), u64Arg(config.maxContractDataKeySizeBytes)],
-    };
-  }
-  return undefined;
+  return overLimit(encodeLedgerKey(key).length, config.maxContractDataKeySizeBytes, ErrorType.STORAGE, 'transaction footprint key exceeds network config limit');
 }
 
 /** A limit check: the error when `value` is over `max`. */
 function overLimit(value: number | bigint, max: number | bigint, type: number, message: string): NetworkError | undefined {
-  return value > max ? { type, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Arg(value), u64Arg(max)] } : undefined;
+  return value > max ? limitExceeded(type, message, value, max) : undefined;
 }
 
 /** core's checkSorobanResources: the declared resources against the network limits. */
@@ -157,18 +150,13 @@ export function checkSorobanTransaction(frame: TransactionFrame, env: SorobanEnv
 
   const fullFee = BigInt(frame.tx.fee);
   if (chargeFee && data.resourceFee > fullFee) {
-    return invalid({
-      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
-      message: 'transaction `sorobanData.resourceFee` is higher than the full transaction fee', args: [u64Arg(data.resourceFee), u64Arg(fullFee)],
-    });
+    return invalid(limitExceeded(ErrorType.STORAGE, 'transaction `sorobanData.resourceFee` is higher than the full transaction fee', data.resourceFee, fullFee));
   }
   const [nonRefundable, refundable] = preApplyResourceFee(frame, data, env.host);
   if (data.resourceFee < nonRefundable + refundable) {
-    return invalid({
-      type: ErrorType.STORAGE, code: ErrorCode.EXCEEDED_LIMIT,
-      message: 'transaction `sorobanData.resourceFee` is lower than the actual Soroban resource fee',
-      args: [u64Arg(data.resourceFee), u64Arg(nonRefundable + refundable)],
-    });
+    // the declared fee first, then what the resources need (the "limit" it falls short of)
+    return invalid(limitExceeded(ErrorType.STORAGE, 'transaction `sorobanData.resourceFee` is lower than the actual Soroban resource fee',
+      data.resourceFee, nonRefundable + refundable));
   }
   // every key once, across both footprints (which also keeps them disjoint)
   const seen = new Set<string>();

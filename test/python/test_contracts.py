@@ -5,7 +5,8 @@ import hashlib
 
 from soroban_helpers import PASSPHRASE, deploy, fund, run, wasm
 from stellar_sdk import SorobanServer, TransactionBuilder, scval
-from stellar_sdk.xdr import SCVal
+from stellar_sdk.soroban_rpc import SendTransactionStatus
+from stellar_sdk.xdr import DiagnosticEvent, Int64, SCVal, TransactionResult, TransactionResultCode
 
 
 def test_upload_deploy_and_invoke_counter(node_url):
@@ -40,3 +41,22 @@ def test_contract_error_in_simulation(node_url):
     )
     sim = server.simulate_transaction(tx)
     assert sim.error is not None and "Error(Contract, #1)" in sim.error
+
+
+def test_short_resource_fee_is_refused_with_cores_diagnostic(node_url):
+    """sendTransaction's ERROR answer carries the network's diagnostic event, decodable by the SDK."""
+    server = SorobanServer(node_url)
+    kp = fund(server)
+    _, contract_id = deploy(server, kp, wasm("counter"))
+    builder = TransactionBuilder(server.load_account(kp.public_key), PASSPHRASE, base_fee=100).set_timeout(60)
+    tx = server.prepare_transaction(builder.append_invoke_contract_function_op(contract_id, "increment", [scval.to_uint32(1)]).build())
+    tx.transaction.soroban_data.resource_fee = Int64(1)  # far below what the declared resources cost
+    tx.sign(kp)
+    sent = server.send_transaction(tx)
+    assert sent.status == SendTransactionStatus.ERROR, sent
+    assert TransactionResult.from_xdr(sent.error_result_xdr).result.code == TransactionResultCode.txSOROBAN_INVALID
+    events = [DiagnosticEvent.from_xdr(e) for e in sent.diagnostic_events_xdr or []]
+    assert len(events) == 1
+    data = events[0].event.body.v0.data.vec.sc_vec
+    assert data[0].str.sc_string == b"transaction `sorobanData.resourceFee` is lower than the actual Soroban resource fee"
+    assert data[1].u64.uint64 == 1 and data[2].u64.uint64 > 1

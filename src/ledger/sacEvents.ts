@@ -14,6 +14,7 @@
 import { xdr, StrKey } from '@stellar/stellar-sdk';
 import { sha256, toHex, type AccountId, type Asset, type ContractEvent, type MuxedAccount, type ScVal } from '../xdr/codec.ts';
 import { alphaNum, assetCodeString, isIssuer } from './ops/accounts.ts';
+import { addressVal, boolVal, bytesVal, i128Val, strVal, symVal, u64Val } from '../xdr/scVals.ts';
 
 export type ScAddress = xdr.ScAddressWire;
 export type Memo = xdr.MemoWire;
@@ -48,22 +49,7 @@ export function sep11AssetString(asset: Asset): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// ScVal / ScAddress builders
-
-export const symVal = (s: string): ScVal => ({ type: 15, sym: new xdr.XdrString(s) });
-export const strVal = (s: string | Uint8Array): ScVal => ({ type: 14, str: new xdr.XdrString(s) });
-export const u64Val = (n: bigint): ScVal => ({ type: 5, u64: n });
-export const bytesVal = (b: Uint8Array): ScVal => ({ type: 13, bytes: b });
-export const boolVal = (b: boolean): ScVal => ({ type: 0, b });
-export const addressVal = (a: ScAddress): ScVal => ({ type: 18, address: a });
-
-const MASK64 = (1n << 64n) - 1n;
-
-/** An i128 ScVal; `amount` may be negative (two's complement across hi/lo). */
-export function i128Val(amount: bigint): ScVal {
-  if (amount < -(1n << 127n) || amount >= 1n << 127n) throw new RangeError('i128 out of range');
-  return { type: 10, i128: { hi: amount >> 64n, lo: amount & MASK64 } };
-}
+// ScAddress builders
 
 export const accountAddress = (id: AccountId): ScAddress => ({ type: 0, accountId: { type: 0, ed25519: id.ed25519 } });
 

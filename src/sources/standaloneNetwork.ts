@@ -20,7 +20,7 @@ import { TxCode } from '../ledger/resultCodes.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, transactionResult } from '../ledger/closeLedger.ts';
-import { SLICE_MS, SlicedWork } from './slicedWork.ts';
+import { SlicedWork } from './slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
@@ -43,9 +43,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly state: EntrySource;
   private timer: NodeJS.Timeout | undefined;
   private eagerClose: NodeJS.Immediate | undefined;
-  private closing = false;
+  /** The close under way, if any (one at a time). */
   private inFlightClose: Promise<number> | undefined;
-  private readonly closeSliceMs: number;
+  private readonly closeSliceMs: number | undefined;
   /** A close was asked for (a tick, or a transaction in instant mode) while one was under way. */
   private closeAgain = false;
   private stopped = false;
@@ -65,7 +65,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     /** How long a close works before letting requests in (default SLICE_MS; 0 = after every step). */
     closeSliceMs?: number;
   }) {
-    this.closeSliceMs = opts.closeSliceMs ?? SLICE_MS;
+    this.closeSliceMs = opts.closeSliceMs;
     this.store = opts.store;
     this.config = opts.config;
     this.log = opts.logger;
@@ -114,7 +114,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     let due = performance.now() + this.config.ledgerCloseInterval;
     const tick = () => {
       if (this.stopped) return;
-      void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
+      this.closeInBackground();
       due = Math.max(due + this.config.ledgerCloseInterval, performance.now());
       this.timer = setTimeout(tick, Math.max(0, due - performance.now()));
     };
@@ -214,18 +214,16 @@ export class StandaloneNetwork implements TransactionSubmitter {
    */
   async closeLedgerNow(): Promise<number> {
     if (this.stopped) return this.latestHeader().header.ledgerSeq;
-    if (this.closing) {
+    if (this.inFlightClose) {
       // a tick or a transaction during a close: the next close starts as soon as this one is done
       this.closeAgain = true;
       return this.latestHeader().header.ledgerSeq;
     }
-    this.closing = true;
     const close = this.closeOnce();
     this.inFlightClose = close;
     try {
       return await close;
     } finally {
-      this.closing = false;
       this.inFlightClose = undefined;
       if (this.closeAgain) {
         this.closeAgain = false;
@@ -282,8 +280,13 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (this.eagerClose || this.stopped) return;
     this.eagerClose = setImmediate(() => {
       this.eagerClose = undefined;
-      void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
+      this.closeInBackground();
     });
+  }
+
+  /** A close nobody waits for (timer, instant mode): its failure can only be logged. */
+  private closeInBackground(): void {
+    void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
   }
 
   /** Resolves once ledger `seq` is stored. */

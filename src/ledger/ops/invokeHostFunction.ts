@@ -9,6 +9,7 @@ import { entrySizeProblem, isPersistentKey, isSorobanKey, ttlEntry } from '../so
 import { failWith, isAssetValid, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { budgetExceeded, ErrorCode, ErrorType, networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
+import { addressVal, bytesVal } from '../../xdr/scVals.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 24 }>;
 
@@ -163,7 +164,7 @@ export const invokeHostFunction: OpHandler<Body> = {
 /** core's apply-time error for a footprint entry that is archived and not marked for restoring. */
 function archivedEntryError(key: xdr.LedgerKeyWire): NetworkError {
   const common = { type: ErrorType.VALUE, code: ErrorCode.INVALID_INPUT };
-  if (key.type === 7) return { ...common, message: 'trying to access an archived contract code entry', args: [{ type: 13, bytes: key.contractCode.hash }] };
-  const args: xdr.ScValWire[] = key.type === 6 ? [{ type: 18, address: key.contractData.contract }, key.contractData.key] : [];
+  if (key.type === 7) return { ...common, message: 'trying to access an archived contract code entry', args: [bytesVal(key.contractCode.hash)] };
+  const args = key.type === 6 ? [addressVal(key.contractData.contract), key.contractData.key] : [];
   return { ...common, message: 'trying to access an archived contract data entry', args };
 }

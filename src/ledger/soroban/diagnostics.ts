@@ -5,7 +5,8 @@
 // ENABLE_DIAGNOSTICS_FOR_TX_SUBMISSION, as RPC providers run it); apply-time ones go into the failed
 // transaction's meta. Clients print their text (stellar-cli, the SDKs' error messages), so the
 // messages are core's, word for word.
-import { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '@stellar/stellar-sdk';
+import { strVal, symVal, u64Val } from '../../xdr/scVals.ts';
 
 /** ScErrorType values core uses for its own errors. */
 export const ErrorType = { CONTEXT: 2, STORAGE: 3, BUDGET: 7, VALUE: 8 } as const;
@@ -20,18 +21,16 @@ export interface NetworkError {
   args?: xdr.ScValWire[];
 }
 
-export const u64Arg = (n: number | bigint): xdr.ScValWire => ({ type: 5, u64: BigInt(n) });
-
 /** Error(type, ExceededLimit) with the amount and its limit. */
 export const limitExceeded = (type: number, message: string, amount: number | bigint, limit: number | bigint): NetworkError =>
-  ({ type, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Arg(amount), u64Arg(limit)] });
+  ({ type, code: ErrorCode.EXCEEDED_LIMIT, message, args: [u64Val(amount), u64Val(limit)] });
 
 /** Error(Budget, ExceededLimit): most of core's apply-time errors. */
 export const budgetExceeded = (message: string, amount: number | bigint, limit: number | bigint): NetworkError =>
   limitExceeded(ErrorType.BUDGET, message, amount, limit);
 
 export function networkErrorEvent(e: NetworkError): xdr.DiagnosticEventWire {
-  const message: xdr.ScValWire = { type: 14, str: new xdr.XdrString(e.message) };
+  const message = strVal(e.message);
   const args = e.args ?? [];
   return {
     inSuccessfulContractCall: false,
@@ -40,7 +39,7 @@ export function networkErrorEvent(e: NetworkError): xdr.DiagnosticEventWire {
       body: {
         v: 0,
         v0: {
-          topics: [{ type: 15, sym: new xdr.XdrString('error') }, { type: 2, error: { type: e.type, code: e.code } as xdr.ScErrorWire }],
+          topics: [symVal('error'), { type: 2, error: { type: e.type, code: e.code } as xdr.ScErrorWire }],
           data: args.length === 0 ? message : { type: 16, vec: [message, ...args] },
         },
       },

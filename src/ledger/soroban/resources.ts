@@ -9,7 +9,8 @@ import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { isPersistentKey, isSorobanKey } from './context.ts';
 import { isAssetValid, isIssuer } from '../ops/accounts.ts';
-import { ErrorCode, ErrorType, limitExceeded, u64Arg, type NetworkError } from './diagnostics.ts';
+import { ErrorCode, ErrorType, limitExceeded, type NetworkError } from './diagnostics.ts';
+import { u64Val } from '../../xdr/scVals.ts';
 
 /** What the engine needs to validate and apply Soroban transactions. */
 export interface SorobanEnv {
@@ -73,7 +74,7 @@ function footprintKeyProblem(key: xdr.LedgerKeyWire, config: SorobanNetworkConfi
     default:
       return {
         type: ErrorType.STORAGE, code: ErrorCode.UNEXPECTED_TYPE,
-        message: 'transaction footprint contains unsupported ledger key type', args: [u64Arg(key.type)],
+        message: 'transaction footprint contains unsupported ledger key type', args: [u64Val(key.type)],
       };
   }
   return overLimit(encodeLedgerKey(key).length, config.maxContractDataKeySizeBytes, ErrorType.STORAGE, 'transaction footprint key exceeds network config limit');
@@ -112,13 +113,13 @@ function resourcesProblem(frame: TransactionFrame, data: xdr.SorobanTransactionD
       if (idx >= readWrite.length) {
         return {
           type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT,
-          message: 'archivedSorobanEntries index is out of bounds', args: [u64Arg(idx), u64Arg(readWrite.length)],
+          message: 'archivedSorobanEntries index is out of bounds', args: [u64Val(idx), u64Val(readWrite.length)],
         };
       }
       if (!isPersistentKey(readWrite[idx])) {
         return {
           type: ErrorType.STORAGE, code: ErrorCode.INVALID_INPUT,
-          message: 'archivedSorobanEntries index points to a non-persistent entry', args: [u64Arg(idx), u64Arg(readWrite[idx].type)],
+          message: 'archivedSorobanEntries index points to a non-persistent entry', args: [u64Val(idx), u64Val(readWrite[idx].type)],
         };
       }
     }

@@ -2,30 +2,13 @@
 // must be exactly what the XDR schema encodes, and the stored transaction rows must be those parts.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder, hash, xdr } from '@stellar/stellar-sdk';
-import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
-import { defaultConfig } from '../../../src/config/config.ts';
+import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { rootKeypair, standaloneOnFreshStore } from './standaloneSupport.ts';
 
 it('assembled metas equal the schema encoding, across successes, failures, fee bumps and multi-op transactions', async () => {
-  const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'lumen-meta-')), 'n.sqlite'));
-  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }) });
-  net.init();
-  const root = Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
-  const seq = (kp: Keypair) => {
-    const e = store.entry(xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: kp.rawPublicKey() } } }))!;
-    const d = xdr.LedgerEntry.schema.decode(e.entry).data;
-    return d.type === 0 ? d.account.seqNum.toString() : '0';
-  };
-  const send = async (tx: { toXDR(): string }) => {
-    const bytes = Buffer.from(tx.toXDR(), 'base64');
-    const r = await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes));
-    assert.equal(r.status, 'PENDING');
-  };
+  const { store, net, seq, submit } = standaloneOnFreshStore();
+  const root = rootKeypair();
+  const send = async (tx: { toXDR(): string }) => assert.equal((await submit(tx)).status, 'PENDING');
   const [a, b] = [Keypair.random(), Keypair.random()];
   const create = new TransactionBuilder(new Account(root.publicKey(), seq(root)), { fee: '100', networkPassphrase: Networks.STANDALONE })
     .addOperation(Operation.createAccount({ destination: a.publicKey(), startingBalance: '100' }))

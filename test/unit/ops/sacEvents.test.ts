@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { xdr } from '@stellar/stellar-sdk';
 import {
-  accountAddress, amountData, assetContractId, burnEvent, feeEvent, i128Val, memoVal, mintEvent, movementEvent,
+  accountAddress, amountData, assetContractId, burnEvent, feeEvent, memoVal, mintEvent, movementEvent,
   muxedAccountAddress, sep11AssetString, transferEvent,
 } from '../../../src/ledger/sacEvents.ts';
+import { i128Val } from '../../../src/xdr/scVals.ts';
 import { sha256 } from '../../../src/xdr/codec.ts';
 import { NETWORK_ID, accountId, credit, muxed } from './support.ts';
 

@@ -2,14 +2,9 @@
 // the new one is stored, and stopping the network during a close stores nothing.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { Account, Keypair, Networks, Operation, TransactionBuilder, hash, xdr } from '@stellar/stellar-sdk';
+import { Account, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
-import { defaultConfig } from '../../../src/config/config.ts';
+import { rootKeypair, standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
 
 /** A real store whose next ingest fails once (a full disk, say), to see a close fail. */
 class FailingOnceStore extends SqliteStore {
@@ -21,19 +16,14 @@ class FailingOnceStore extends SqliteStore {
 }
 
 async function networkWithQueuedPayment() {
-  const store = new FailingOnceStore(join(mkdtempSync(join(tmpdir(), 'lumen-close-')), 'n.sqlite'));
   // slices of 0 ms: the close lets requests in after every step, even for a one-transaction ledger
-  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: 0 });
-  net.init();
-  const root = Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
-  const e = store.entry(xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: root.rawPublicKey() } } }))!;
-  const d = xdr.LedgerEntry.schema.decode(e.entry).data;
-  const tx = new TransactionBuilder(new Account(root.publicKey(), d.type === 0 ? d.account.seqNum.toString() : '0'), { fee: '100', networkPassphrase: Networks.STANDALONE })
+  const { store, net, seq, submit } = standaloneOnFreshStore({ makeStore: (path) => new FailingOnceStore(path), closeSliceMs: 0 });
+  const root = rootKeypair();
+  const tx = new TransactionBuilder(new Account(root.publicKey(), seq(root)), { fee: '100', networkPassphrase: Networks.STANDALONE })
     .addOperation(Operation.createAccount({ destination: Keypair.random().publicKey(), startingBalance: '10' })).setTimeout(0).build();
   tx.sign(root);
-  const bytes = Buffer.from(tx.toXDR(), 'base64');
-  assert.equal((await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes))).status, 'PENDING');
-  return { store, net, bytes, hashHex: Buffer.from(tx.hash()).toString('hex') };
+  assert.equal((await submit(tx)).status, 'PENDING');
+  return { store, net, submit, tx, hashHex: Buffer.from(tx.hash()).toString('hex') };
 }
 
 it('answers meanwhile from the previous ledger, then stores the new one', async () => {
@@ -62,12 +52,12 @@ it('stops during a close without storing the ledger', async () => {
 });
 
 it('a close that fails drops its transactions (banned), and the next ledger closes', async () => {
-  const { store, net, bytes, hashHex } = await networkWithQueuedPayment();
+  const { store, net, submit, tx, hashHex } = await networkWithQueuedPayment();
   const before = store.latestLedger()!.sequence;
   store.failNext = true;
   assert.equal(await net.closeLedgerNow(), before, 'nothing stored');
   assert.equal(store.transactionByHash(Buffer.from(hashHex, 'hex')), undefined);
-  assert.equal((await net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes))).status, 'TRY_AGAIN_LATER', 'the dropped transaction is banned');
+  assert.equal((await submit(tx)).status, 'TRY_AGAIN_LATER', 'the dropped transaction is banned');
   assert.equal(await net.closeLedgerNow(), before + 1, 'the network goes on');
   await net.stop();
   store.close();

@@ -1,0 +1,33 @@
+// Shared by the tests that drive a StandaloneNetwork in-process: a network on a fresh database, its
+// root key, accounts' sequence numbers as stored, and submission of SDK-built transactions.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Keypair, Networks, hash, xdr } from '@stellar/stellar-sdk';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
+import type { SubmitResult } from '../../../src/rpc/methods/types.ts';
+
+export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
+
+/** A fresh database (made by `makeStore`, a plain SqliteStore by default) with an initialized network. */
+export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number } = {}) {
+  const path = join(mkdtempSync(join(tmpdir(), 'lumen-standalone-')), 'n.sqlite');
+  const store = opts.makeStore ? opts.makeStore(path) : new SqliteStore(path) as S;
+  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs });
+  net.init();
+  /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
+  const seq = (kp: Keypair): string => {
+    const e = store.entry(xdr.LedgerKey.schema.encode({ type: 0, account: { accountId: { type: 0, ed25519: kp.rawPublicKey() } } }));
+    const d = e && xdr.LedgerEntry.schema.decode(e.entry).data;
+    if (!d || d.type !== 0) throw new Error(`no account ${kp.publicKey()}`);
+    return d.account.seqNum.toString();
+  };
+  const submit = (tx: { toXDR(): string }): Promise<SubmitResult> => {
+    const bytes = Buffer.from(tx.toXDR(), 'base64');
+    return net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes));
+  };
+  return { store, net, seq, submit };
+}

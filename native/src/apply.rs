@@ -25,7 +25,7 @@ use soroban_env_host::{CompilationContext, ErrorHandler, HostError, LedgerInfo, 
 use soroban_simulation::NetworkConfig;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 /// Contracts are compiled outside any transaction, with no limit (core's CoreCompilationContext).
 #[derive(Clone)]
@@ -134,8 +134,19 @@ pub struct InvokeOutput {
 pub type RentChange = LedgerEntryRentChange;
 
 pub struct Applier {
-    config: Arc<NetworkConfig>,
+    /// Replaced when the network's configuration changes (its state-size window, every sample
+    /// period); the module cache stays.
+    config: RwLock<Arc<NetworkConfig>>,
     modules: ModuleCache,
+}
+
+fn load_config(config_entries: &[Vec<u8>]) -> Result<NetworkConfig> {
+    let mut map = HashMap::new();
+    for bytes in config_entries {
+        let entry = LedgerEntry::from_xdr(bytes, Limits::none()).context("cannot decode a ConfigSetting entry")?;
+        map.insert(entry.to_key(), Rc::new(entry));
+    }
+    NetworkConfig::load_from_snapshot(&ConfigEntries(map)).context("cannot load the network configuration")
 }
 
 fn xdr<T: WriteXdr>(v: &T) -> Result<Vec<u8>> {
@@ -145,16 +156,24 @@ fn xdr<T: WriteXdr>(v: &T) -> Result<Vec<u8>> {
 impl Applier {
     /// `config_entries`: the network's ConfigSetting LedgerEntries (XDR).
     pub fn new(config_entries: &[Vec<u8>]) -> Result<Self> {
-        let mut map = HashMap::new();
-        for bytes in config_entries {
-            let entry = LedgerEntry::from_xdr(bytes, Limits::none()).context("cannot decode a ConfigSetting entry")?;
-            map.insert(entry.to_key(), Rc::new(entry));
-        }
-        let config = NetworkConfig::load_from_snapshot(&ConfigEntries(map))
-            .context("cannot load the network configuration")?;
+        let config = load_config(config_entries)?;
         let compilation = Compilation::new().map_err(|e| anyhow!("{e:?}"))?;
         let modules = ModuleCache::new(&compilation).map_err(|e| anyhow!("{e:?}"))?;
-        Ok(Self { config: Arc::new(config), modules })
+        Ok(Self { config: RwLock::new(Arc::new(config)), modules })
+    }
+
+    /// Takes the network's ConfigSetting entries (XDR) as they are now.
+    pub fn set_config(&self, config_entries: &[Vec<u8>]) -> Result<()> {
+        let config = Arc::new(load_config(config_entries)?);
+        *self.config.write().map_err(|_| anyhow!("the configuration lock is poisoned"))? = config;
+        Ok(())
+    }
+
+    fn config(&self) -> Arc<NetworkConfig> {
+        match self.config.read() {
+            Ok(c) => c.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
     }
 
     fn ledger_info(&self, ledger: &ApplyLedger) -> LedgerInfo {
@@ -166,7 +185,7 @@ impl Applier {
             base_reserve: ledger.base_reserve,
             ..Default::default()
         };
-        self.config.fill_config_fields_in_ledger_info(&mut info);
+        self.config().fill_config_fields_in_ledger_info(&mut info);
         info
     }
 
@@ -174,8 +193,8 @@ impl Applier {
         Budget::try_from_configs(
             u64::MAX,
             u64::MAX,
-            self.config.cpu_cost_params.clone(),
-            self.config.memory_cost_params.clone(),
+            self.config().cpu_cost_params.clone(),
+            self.config().memory_cost_params.clone(),
         )
         .map_err(|e| anyhow!("{e:?}"))
     }
@@ -196,12 +215,12 @@ impl Applier {
     }
 
     pub fn rent_fee(&self, changes: &[RentChange], ledger_seq: u32) -> i64 {
-        compute_rent_fee(changes, &self.config.rent_fee_configuration, ledger_seq)
+        compute_rent_fee(changes, &self.config().rent_fee_configuration, ledger_seq)
     }
 
     /// (non-refundable, refundable) resource fee of the given resource use.
     pub fn resource_fee(&self, resources: &TransactionResources) -> (i64, i64) {
-        compute_transaction_resource_fee(resources, &self.config.fee_configuration)
+        compute_transaction_resource_fee(resources, &self.config().fee_configuration)
     }
 
     /// Puts a contract the call may run into the module cache, if it is not there yet.
@@ -255,9 +274,9 @@ impl Applier {
 
         let budget = Budget::try_from_configs(
             u64::from(resources.instructions),
-            u64::from(self.config.tx_memory_limit),
-            self.config.cpu_cost_params.clone(),
-            self.config.memory_cost_params.clone(),
+            u64::from(self.config().tx_memory_limit),
+            self.config().cpu_cost_params.clone(),
+            self.config().memory_cost_params.clone(),
         )
         .map_err(|e| anyhow!("{e:?}"))?;
         let ledger_info = self.ledger_info(&input.ledger);
@@ -290,7 +309,7 @@ impl Applier {
                 out.contract_events = events;
                 out.rent_fee = compute_rent_fee(
                     &extract_rent_changes(&changes),
-                    &self.config.rent_fee_configuration,
+                    &self.config().rent_fee_configuration,
                     input.ledger.sequence,
                 );
                 for change in &changes {
@@ -318,7 +337,7 @@ impl Applier {
                 out.failure = Some(if internal {
                     Failure::Internal
                 } else if out.cpu_insns > u64::from(resources.instructions)
-                    || out.mem_bytes > u64::from(self.config.tx_memory_limit)
+                    || out.mem_bytes > u64::from(self.config().tx_memory_limit)
                 {
                     Failure::ResourceLimitExceeded
                 } else {

@@ -15,7 +15,7 @@ use napi::bindgen_prelude::{BigInt64Array, Buffer, Uint32Array};
 use napi_derive::napi;
 use sha2::{Digest, Sha256};
 use stellar_xdr::{
-    EnvelopeType, FeeBumpTransactionInnerTx, GeneralizedTransactionSet, LedgerCloseMeta, LedgerEntry,
+    ContractDataDurability, EnvelopeType, FeeBumpTransactionInnerTx, GeneralizedTransactionSet, LedgerCloseMeta, LedgerEntry,
     LedgerEntryChange, LedgerHeaderHistoryEntry, LedgerKey, Limited, Limits, MuxedAccount, Operation,
     OperationBody, Preconditions, ReadXdr, SorobanTransactionMetaExt, Transaction, TransactionEnvelope,
     TransactionExt, TransactionMeta, TransactionPhase, TransactionResult, TransactionResultMeta,
@@ -62,6 +62,9 @@ pub struct LedgerRows {
     pub events: Vec<String>,
     /// ENTRY_WORDS words per ledger entry the ledger touched (in no particular order).
     pub entry_writes: Uint32Array,
+    /// LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState (absent before V2): the average of the
+    /// state-size window as this ledger leaves it. Exact as a number (far below 2^53).
+    pub live_soroban_state_size: Option<f64>,
     /// One fee sample per transaction that has one, in application order...
     pub fees: BigInt64Array,
     /// ...and whether each is a Soroban one (1) or a classic one (0).
@@ -79,6 +82,7 @@ pub struct Rows {
     event_counts: Vec<u32>,
     events: Vec<String>,
     entry_writes: Vec<u32>,
+    live_soroban_state_size: Option<u64>,
     fees: Vec<i64>,
     fee_soroban: Vec<u32>,
 }
@@ -95,6 +99,7 @@ impl From<Rows> for LedgerRows {
             event_counts: Uint32Array::new(r.event_counts),
             events: r.events,
             entry_writes: Uint32Array::new(r.entry_writes),
+            live_soroban_state_size: r.live_soroban_state_size.map(|n| n as f64),
             fees: BigInt64Array::new(r.fees),
             fee_soroban: Uint32Array::new(r.fee_soroban),
         }
@@ -182,6 +187,7 @@ struct Parts<'a> {
     processing: Vec<Processing<'a>>,
     upgrades: &'a [UpgradeEntryMeta],
     evicted: &'a [LedgerKey],
+    live_soroban_state_size: Option<u64>,
     envelopes: Vec<&'a TransactionEnvelope>,
 }
 
@@ -192,6 +198,7 @@ fn parts_of(lcm: &LedgerCloseMeta) -> Parts<'_> {
             processing: m.tx_processing.iter().map(Processing::V0).collect(),
             upgrades: &m.upgrades_processing,
             evicted: &[],
+            live_soroban_state_size: None,
             envelopes: m.tx_set.txs.iter().collect(),
         },
         LedgerCloseMeta::V1(m) => Parts {
@@ -199,6 +206,7 @@ fn parts_of(lcm: &LedgerCloseMeta) -> Parts<'_> {
             processing: m.tx_processing.iter().map(Processing::V0).collect(),
             upgrades: &m.upgrades_processing,
             evicted: &m.evicted_keys,
+            live_soroban_state_size: None,
             envelopes: generalized_envelopes(&m.tx_set),
         },
         LedgerCloseMeta::V2(m) => Parts {
@@ -206,6 +214,7 @@ fn parts_of(lcm: &LedgerCloseMeta) -> Parts<'_> {
             processing: m.tx_processing.iter().map(Processing::V1).collect(),
             upgrades: &m.upgrades_processing,
             evicted: &m.evicted_keys,
+            live_soroban_state_size: Some(m.total_byte_size_of_live_soroban_state),
             envelopes: generalized_envelopes(&m.tx_set),
         },
     }
@@ -394,6 +403,14 @@ impl EventWriter<'_> {
 // Entry writes (EntryWrites in ledgerToBatch.ts)
 
 /// The final value of every entry the ledger touched, by LedgerKey XDR (None = deleted).
+fn is_persistent_contract_key(key: &LedgerKey) -> bool {
+    match key {
+        LedgerKey::ContractCode(_) => true,
+        LedgerKey::ContractData(d) => d.durability == ContractDataDurability::Persistent,
+        _ => false,
+    }
+}
+
 #[derive(Default)]
 struct EntryWrites<'a> {
     by_key: HashMap<Vec<u8>, Option<&'a LedgerEntry>>,
@@ -521,7 +538,9 @@ pub fn ledger_to_rows(lcm_bytes: &[u8], network_id: &[u8; 32]) -> Res<Rows> {
     for upgrade in parts.upgrades {
         writes.apply_all(&upgrade.changes.0)?;
     }
-    for key in parts.evicted {
+    // An evicted persistent entry moves to the hot archive: the store keeps it without its TTL
+    // (evicted and listed separately), so it reads as archived. Temporary entries and TTLs go.
+    for key in parts.evicted.iter().filter(|k| !is_persistent_contract_key(k)) {
         writes.remove(key)?;
     }
     let mut entry_writes = Vec::new();
@@ -537,6 +556,7 @@ pub fn ledger_to_rows(lcm_bytes: &[u8], network_id: &[u8; 32]) -> Res<Rows> {
         event_counts,
         events,
         entry_writes,
+        live_soroban_state_size: parts.live_soroban_state_size,
         fees,
         fee_soroban,
     })

@@ -506,6 +506,13 @@ impl SorobanApplier {
         Ok(Self { inner: std::sync::Arc::new(inner) })
     }
 
+    /// Takes the network's ConfigSetting entries (XDR) as they are now; the module cache stays.
+    #[napi]
+    pub fn set_config(&self, config_entries: Vec<Buffer>) -> Result<()> {
+        let entries: Vec<Vec<u8>> = config_entries.iter().map(|b| b.to_vec()).collect();
+        self.inner.set_config(&entries).map_err(|e| Error::from_reason(simulate::render_error(&e)))
+    }
+
     /// Runs an InvokeHostFunction operation (synchronously, on a big-stack host thread). Throws
     /// only for malformed requests; the host's failures come back in `failure`.
     #[napi]

@@ -1,6 +1,7 @@
 // Publishes the standalone network's history archive to a local folder, so another node can
 // bootstrap its ledger state from it (see stateBootstrap.ts). At each checkpoint it writes:
-//   bucket/aa/bb/cc/bucket-<sha256>.xdr.gz   the whole current state as ONE bucket (level 0 curr);
+//   bucket/aa/bb/cc/bucket-<sha256>.xdr.gz   the whole current state as ONE bucket (level 0 curr),
+//                                            and the evicted entries as one hot archive bucket;
 //   ledger/xx/yy/zz/ledger-<hex>.xdr.gz      the checkpoint's ledger headers, when all are stored;
 //   history/xx/yy/zz/history-<hex>.json      the checkpoint's state (HAS);
 //   .well-known/stellar-history.json         the same state, LAST, so a reader never finds a root
@@ -18,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { frameRecord } from '../sources/recordMarked.ts';
+import { decodeLedgerKey, sha256 } from '../xdr/codec.ts';
 import type { StoreReader } from '../store/types.ts';
 import {
   HAS_VERSION_BEFORE_HOT_ARCHIVE, HAS_VERSION_WITH_HOT_ARCHIVE, ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath,
@@ -48,7 +50,11 @@ export type PublishSource = Pick<StoreReader, 'allEntries' | 'ledger'>;
 const FIRST_PROTOCOL_WITH_METAENTRY = 11;
 const FIRST_PROTOCOL_WITH_HOT_ARCHIVE = 23;
 const LIVE_BUCKET_LIST = 0;
+const HOT_ARCHIVE_BUCKET_LIST = 1;
 const LIVEENTRY = new Uint8Array([0, 0, 0, 0]);
+const HOT_ARCHIVE_ARCHIVED = new Uint8Array([0, 0, 0, 0]);
+const CONTRACT_DATA = 6, CONTRACT_CODE = 7, TTL = 9, PERSISTENT = 1;
+const keyType = (key: Uint8Array): number => new DataView(key.buffer, key.byteOffset, 4).getUint32(0);
 /** Uncompressed bytes per gzip member: bounds memory whatever the state's size. */
 const GZIP_MEMBER_BYTES = 4 * 1024 * 1024;
 
@@ -74,7 +80,7 @@ export class HistoryArchivePublisher {
     const row = store.ledger(checkpoint);
     if (!row) throw new Error(`cannot publish checkpoint ${checkpoint}: the ledger is not stored`);
 
-    const { hash, entries } = this.writeStateBucket(store, row.protocolVersion);
+    const { live: hash, hot, entries } = this.writeStateBuckets(store, row.protocolVersion);
     const ledgerFile = this.writeLedgerHeaders(store, checkpoint);
 
     const has: HistoryArchiveState = {
@@ -85,7 +91,10 @@ export class HistoryArchivePublisher {
       currentBuckets: emptyBucketLevels(),
     };
     has.currentBuckets[0].curr = hash;
-    if (has.version === HAS_VERSION_WITH_HOT_ARCHIVE) has.hotArchiveBuckets = emptyBucketLevels();
+    if (has.version === HAS_VERSION_WITH_HOT_ARCHIVE) {
+      has.hotArchiveBuckets = emptyBucketLevels();
+      has.hotArchiveBuckets[0].curr = hot;
+    }
     const json = new TextEncoder().encode(serializeHistoryArchiveState(has));
     this.writeAtomically(checkpointStatePath(checkpoint), json);
     this.writeAtomically(ROOT_STATE_PATH, json);
@@ -93,15 +102,60 @@ export class HistoryArchivePublisher {
   }
 
   /**
-   * Streams every entry into a temporary gzip file (a sequence of gzip members, which every gunzip
+   * The live bucket (every entry except the archived ones) and, from protocol 23, the hot archive
+   * bucket: the persistent contract entries stored without a TTL, which were evicted.
+   */
+  private writeStateBuckets(store: PublishSource, protocolVersion: number): { live: string; hot: string; entries: number } {
+    const withHotArchive = protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE;
+    const metaEntry = (bucketListType: number): Uint8Array[] => (protocolVersion >= FIRST_PROTOCOL_WITH_METAENTRY ? [xdr.BucketEntry.schema.encode({
+      type: -1,
+      metaEntry: { ledgerVersion: protocolVersion, ext: withHotArchive ? { v: 1, bucketListType } : { v: 0 } },
+    })] : []);
+    // TTL keys sort after every contract key, so which entries have one is known only after a first pass
+    const ttlHashes = new Set<string>();
+    if (withHotArchive) {
+      for (const e of store.allEntries()) if (keyType(e.key) === TTL) ttlHashes.add(Buffer.from(e.key.subarray(4, 36)).toString('hex'));
+    }
+    const isArchived = (key: Uint8Array): boolean => {
+      const type = keyType(key);
+      if (!withHotArchive || (type !== CONTRACT_CODE && type !== CONTRACT_DATA)) return false;
+      if (type === CONTRACT_DATA) {
+        const decoded = decodeLedgerKey(key);
+        if (decoded.type !== CONTRACT_DATA || decoded.contractData.durability !== PERSISTENT) return false;
+      }
+      return !ttlHashes.has(Buffer.from(sha256(key)).toString('hex'));
+    };
+    let entries = 0;
+    const live = this.writeBucket(function* () {
+      yield* metaEntry(LIVE_BUCKET_LIST);
+      for (const e of store.allEntries()) {
+        if (isArchived(e.key)) continue;
+        // A LIVEENTRY is its discriminant followed by the LedgerEntry XDR, which the store holds as is.
+        yield Buffer.concat([LIVEENTRY, e.entry]);
+        entries++;
+      }
+    }());
+    if (!withHotArchive) return { live, hot: ZERO_HASH, entries };
+    let archived = 0;
+    const hot = this.writeBucket(function* () {
+      for (const e of store.allEntries()) {
+        if (!isArchived(e.key)) continue;
+        if (archived++ === 0) yield* metaEntry(HOT_ARCHIVE_BUCKET_LIST);
+        yield Buffer.concat([HOT_ARCHIVE_ARCHIVED, e.entry]);
+      }
+    }());
+    return { live, hot, entries };
+  }
+
+  /**
+   * Streams records into a temporary gzip file (a sequence of gzip members, which every gunzip
    * reads as one stream) while hashing the uncompressed content, then renames it to its hash.
    */
-  private writeStateBucket(store: PublishSource, protocolVersion: number): { hash: string; entries: number } {
+  private writeBucket(records: Iterable<Uint8Array>): string {
     const bucketRoot = join(this.folder, 'bucket');
     mkdirSync(bucketRoot, { recursive: true });
     const tmp = join(bucketRoot, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     const fd = openSync(tmp, 'w');
-    let entries = 0;
     let contentBytes = 0;
     try {
       const digest = createHash('sha256');
@@ -113,33 +167,19 @@ export class HistoryArchivePublisher {
         pending = [];
         pendingBytes = 0;
       };
-      const add = (record: Uint8Array) => {
+      for (const record of records) {
         const framed = frameRecord(record);
         digest.update(framed);
         pending.push(framed);
         pendingBytes += framed.length;
         contentBytes += framed.length;
         if (pendingBytes >= GZIP_MEMBER_BYTES) flush();
-      };
-      if (protocolVersion >= FIRST_PROTOCOL_WITH_METAENTRY) {
-        add(xdr.BucketEntry.schema.encode({
-          type: -1,
-          metaEntry: {
-            ledgerVersion: protocolVersion,
-            ext: protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE ? { v: 1, bucketListType: LIVE_BUCKET_LIST } : { v: 0 },
-          },
-        }));
-      }
-      for (const e of store.allEntries()) {
-        // A LIVEENTRY is its discriminant followed by the LedgerEntry XDR, which the store holds as is.
-        add(Buffer.concat([LIVEENTRY, e.entry]));
-        entries++;
       }
       flush();
       fsyncSync(fd);
       closeSync(fd);
       // Core names an empty bucket by the zero hash and stores no file for it.
-      if (contentBytes === 0) { rmSync(tmp, { force: true }); return { hash: ZERO_HASH, entries }; }
+      if (contentBytes === 0) { rmSync(tmp, { force: true }); return ZERO_HASH; }
       const hash = digest.digest('hex');
       const target = join(this.folder, bucketPath(hash));
       if (existsSync(target)) {
@@ -148,7 +188,7 @@ export class HistoryArchivePublisher {
         mkdirSync(dirname(target), { recursive: true });
         renameSync(tmp, target);
       }
-      return { hash, entries };
+      return hash;
     } catch (e) {
       try { closeSync(fd); } catch { /* already closed */ }
       rmSync(tmp, { force: true });

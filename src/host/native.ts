@@ -146,6 +146,8 @@ export interface ResourceUse {
 /** The host for the standalone network's ledger engine (native/src/apply.rs). */
 export interface NativeSorobanApplier {
   invoke(request: InvokeApplyRequest): InvokeApplyResult;
+  /** Takes the network's ConfigSetting entries as they are now (the module cache stays). */
+  setConfig(configEntries: Uint8Array[]): void;
   entrySizeForRent(entry: Uint8Array): number;
   rentFee(changes: RentChange[], ledgerSeq: number): number;
   resourceFee(use: ResourceUse): { nonRefundable: number; refundable: number };
@@ -171,6 +173,8 @@ export interface NativeLedgerRows {
   events: string[];
   /** 5 words per entry write: key offset, key length, entry offset or 0xffffffff (deleted), entry length, lastModified. */
   entryWrites: Uint32Array;
+  /** LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState; absent (null/undefined) before V2. */
+  liveSorobanStateSize?: number | null;
   fees: BigInt64Array;
   /** 1 where the fee sample at the same index is a Soroban one. */
   feeSoroban: Uint32Array;

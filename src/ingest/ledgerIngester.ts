@@ -12,6 +12,7 @@ import type { IngestBatch, Store } from '../store/types.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
 import { CorruptLedgerError, verifiedLedgerBatch } from './verifiedLedger.ts';
 import { LedgerRowsWorker } from './ledgerRowsWorker.ts';
+import { StateSizeWindow } from './stateSizeWindow.ts';
 
 /** Ledgers converted ahead of the one being stored (each ~1-3 MB of rows in memory). */
 const CONVERT_AHEAD = 4;
@@ -124,6 +125,7 @@ export class LedgerIngester {
         const started = performance.now();
         const batches: IngestBatch[] = [];
         let previous = this.o.store.latestLedger();
+        const stateSizeWindow = new StateSizeWindow((key) => this.o.store.entry(key)?.entry);
         let bad: unknown;
         for (const c of group) {
           try {
@@ -134,6 +136,7 @@ export class LedgerIngester {
             const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
             // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
             if (c.raw.sequence <= stateLedger) batch.entryWrites = [];
+            else stateSizeWindow.apply(batch);
             batches.push(batch);
             previous = batch.ledger;
           } catch (e) {

@@ -71,7 +71,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
   });
   for (const p of processing) if ('postTxApplyFeeProcessing' in p) writes.applyAll(p.postTxApplyFeeProcessing);
   for (const u of body.upgradesProcessing) writes.applyAll(u.changes);
-  for (const k of evictedKeysOf(lcm)) writes.remove(k);
+  for (const k of evictedKeysOf(lcm)) if (!isPersistentContractKey(k)) writes.remove(k);
 
   return {
     ledger: {
@@ -85,6 +85,7 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
     transactions,
     entryWrites: writes.list(seq),
     feeSamples,
+    ...(lcm.v === 2 ? { liveSorobanStateSize: lcm.v2.totalByteSizeOfLiveSorobanState } : {}),
     events: ledgerEventRows(transactions),
   };
 }
@@ -129,6 +130,15 @@ export function envelopesOf(lcm: LedgerCloseMeta): TransactionEnvelope[] {
     else for (const stage of phase.parallelTxsComponent.executionStages) for (const cluster of stage) out.push(...cluster);
   }
   return out;
+}
+
+/**
+ * An evicted persistent entry moves to the hot archive: it stays in the store without its TTL entry
+ * (which is evicted, and listed, separately), and so reads as archived. Temporary entries and TTLs
+ * are deleted.
+ */
+function isPersistentContractKey(k: LedgerKey): boolean {
+  return k.type === 7 || (k.type === 6 && k.contractData.durability === 1);
 }
 
 function evictedKeysOf(lcm: LedgerCloseMeta): LedgerKey[] {

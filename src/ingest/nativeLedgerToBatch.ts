@@ -35,6 +35,7 @@ export function batchFromNativeRows(rows: NativeLedgerRows, bytes: Uint8Array): 
     transactions,
     entryWrites: entryWrites(rows, view),
     feeSamples: feeSamples(rows),
+    ...(rows.liveSorobanStateSize != null ? { liveSorobanStateSize: BigInt(rows.liveSorobanStateSize) } : {}),
     events: ledgerEventRows(transactions),
   };
 }

@@ -14,7 +14,9 @@ import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
 import { u64 } from './encodeCloseMeta.ts';
 import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
-import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
+import { RefundableFeeTracker, isPersistentKey, type SorobanOpContext } from './soroban/context.ts';
+import type { EvictionCandidate } from './sorobanState.ts';
+import { withRestores } from './soroban/restores.ts';
 
 export interface ClosedLedger {
   meta: xdr.LedgerCloseMetaWire & { v: 2 };
@@ -31,7 +33,15 @@ export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 /** Fee bookkeeping of one Soroban transaction, settled after every transaction of the ledger applied. */
 interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
 
-export interface CloseOptions { closeTime: bigint; networkId: Uint8Array; soroban?: SorobanEnv }
+export interface CloseOptions {
+  closeTime: bigint;
+  networkId: Uint8Array;
+  soroban?: SorobanEnv;
+  /** Contract entries whose TTL ended before this ledger, to evict after its transactions applied. */
+  evictionCandidates?: EvictionCandidate[];
+  /** The average of the state-size window as this ledger leaves it (LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState). */
+  liveSorobanStateSize?: bigint;
+}
 
 /**
  * Closes a ledger, pausing (yielding) after each transaction's fee charge, apply and refund so the
@@ -127,6 +137,8 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     yield;
   }
 
+  const evictedKeys = evictions(root, opts.evictionCandidates ?? []);
+
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
   const header = nextHeader(prev, {
@@ -144,11 +156,32 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
       txProcessing,
       upgradesProcessing: [],
       scpInfo: [],
-      totalByteSizeOfLiveSorobanState: 0n,
-      evictedKeys: [],
+      totalByteSizeOfLiveSorobanState: opts.liveSorobanStateSize ?? 0n,
+      evictedKeys,
     },
   };
   return { meta, applied: frames, txSetXdr, header, hash };
+}
+
+/**
+ * The ledger's evicted keys, as core lists them: first what is deleted, in eviction order (a
+ * temporary entry and its TTL; a persistent entry's TTL), then the persistent entries that moved to
+ * the hot archive. An entry whose TTL this ledger wrote (extended, restored, deleted) stays.
+ * Nothing is written here: ingestion applies the list, for this network as for any other.
+ */
+function evictions(root: LedgerTxn, candidates: readonly EvictionCandidate[]): xdr.LedgerKeyWire[] {
+  const deleted: xdr.LedgerKeyWire[] = [];
+  const archived: xdr.LedgerKeyWire[] = [];
+  for (const { key, ttlKey } of candidates) {
+    if (root.modified(ttlKey)) continue;
+    if (isPersistentKey(key)) {
+      deleted.push(ttlKey);
+      archived.push(key);
+    } else {
+      deleted.push(key, ttlKey);
+    }
+  }
+  return [...deleted, ...archived];
 }
 
 /**
@@ -222,6 +255,7 @@ function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDat
     refundableFeeFor: (eventsBytes) => BigInt(env.host.resourceFee({ ...use, contractEventsSizeBytes: eventsBytes }).refundable),
     prngSeed: sha256(prngSeed, u64(0n)),
     diagnosticEvents: [],
+    restores: [],
   };
   return { ctx, fees: { tracker, nonRefundable } };
 }
@@ -244,7 +278,8 @@ function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: Ledg
     });
     results.push(operationResultOf(outcome));
     if (outcome.success) {
-      metas.push({ ext: { v: 0 }, changes: ltx.commit(), events });
+      const changes = ltx.commit();
+      metas.push({ ext: { v: 0 }, changes: soroban ? withRestores(changes, soroban.restores, ledger.ledgerSeq) : changes, events });
     } else {
       ltx.rollback();
       success = false;

@@ -47,6 +47,9 @@ export class LedgerTxn {
 
   exists(key: LedgerKey): boolean { return this.peek(keyId(key), key) !== undefined; }
 
+  /** Whether this transaction (with what its children committed) wrote or erased `key`. */
+  modified(key: LedgerKey): boolean { return this.slots.has(keyId(key)); }
+
   /** Adds a new entry; the caller has checked that the key is absent. */
   create(entry: LedgerEntry): void { this.write(ledgerKeyOf(entry.data), { ...entry, lastModifiedLedgerSeq: this.ledgerSeq }); }
 

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex, type TransactionEnvelope } from '../xdr/codec.ts';
+import { accountKey, bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { candidateSignatures, rememberVerified } from '../ledger/signatures.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
@@ -28,6 +28,8 @@ import { sorobanMemoProblem, type SorobanEnv } from '../ledger/soroban/resources
 import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnostics.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 import type { RawLedger } from './ledgerSource.ts';
+import { SorobanStateIndex } from '../ledger/sorobanState.ts';
+import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -57,6 +59,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly onLedgerStored: (ledger: RawLedger) => void;
   /** The host and network limits for Soroban transactions; absent when the addon is not built. */
   private soroban: SorobanEnv | undefined;
+  /** TTLs and sizes of the contract entries (eviction, the state-size window); with `soroban`. */
+  private sorobanState: SorobanStateIndex | undefined;
 
   constructor(opts: {
     store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void;
@@ -81,17 +85,39 @@ export class StandaloneNetwork implements TransactionSubmitter {
   init(): void {
     if (!this.store.latestLedger()) this.createGenesis();
     this.soroban = this.sorobanEnv();
+    if (this.soroban) this.sorobanState = this.loadSorobanState(this.soroban);
   }
 
-  /** The network configuration stays as genesis set it (no upgrades), so one host serves every ledger. */
+  /**
+   * There are no upgrades, so one host serves every ledger; only the state-size window changes
+   * (every sample period), and the host takes it then (refreshSorobanConfig).
+   */
   private sorobanEnv(): SorobanEnv | undefined {
     if (!nativeAvailable()) {
       this.log.warn('the Soroban host addon is not built: contract transactions will be refused');
       return undefined;
     }
-    const config = loadSorobanNetworkConfig((key) => this.state.getEntry(encodeLedgerKey(key)));
+    const config = this.loadSorobanConfig();
     if (!config) return undefined;
     return { config, host: new (loadNative().SorobanApplier)(config.entries) };
+  }
+
+  private loadSorobanConfig() {
+    return loadSorobanNetworkConfig((key) => this.state.getEntry(encodeLedgerKey(key)));
+  }
+
+  private refreshSorobanConfig(soroban: SorobanEnv): void {
+    const config = this.loadSorobanConfig();
+    if (!config) return;
+    soroban.host.setConfig(config.entries);
+    this.soroban = { ...soroban, config };
+  }
+
+  /** Reads every contract entry once (the standalone network's state is small). */
+  private loadSorobanState(soroban: SorobanEnv): SorobanStateIndex {
+    const index = new SorobanStateIndex((bytes, isCode) => (isCode ? soroban.host.entrySizeForRent(bytes) : bytes.length));
+    index.apply(this.store.allEntries());
+    return index;
   }
 
   private createGenesis(): void {
@@ -246,9 +272,16 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   private async closeWith(prev: xdr.LedgerHeaderHistoryEntryWire, frames: TransactionFrame[]): Promise<number> {
     const work = new SlicedWork(() => this.stopped, this.closeSliceMs);
+    const seq = prev.header.ledgerSeq + 1;
+    const soroban = this.soroban;
+    const sorobanState = this.sorobanState;
     // a stop meanwhile drops the ledger unstored, as a crash would
     const closed = await work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
-      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
+      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban,
+      ...(soroban && sorobanState ? {
+        evictionCandidates: sorobanState.evictionCandidates(seq, soroban.config.maxEntriesToArchive),
+        liveSorobanStateSize: averageAfterLedger(soroban.config.stateSizeWindow, soroban.config.stateSizeWindowSamplePeriod, seq, sorobanState.liveStateSize),
+      } : {}),
     }));
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
@@ -262,14 +295,16 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }, this.networkId);
     if (!await work.checkpoint()) return prev.header.ledgerSeq;
     const storeStarted = performance.now();
+    new StateSizeWindow((key) => this.store.entry(key)?.entry).apply(batch);
     this.store.ingest(batch, this.config.historyRetentionWindow);
+    sorobanState?.apply(batch.entryWrites);
+    if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY))) this.refreshSorobanConfig(soroban);
     this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
     this.queue.ledgerClosed(frames);
     const storeMs = performance.now() - storeStarted;
     const ingestMs = work.busyMs + storeMs - applyMs;
     this.observeIngestion('apply', applyMs / 1000);
     this.observeIngestion('total', ingestMs / 1000);
-    const seq = closed.header.ledgerSeq;
     this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
     this.onLedger(seq);
     this.notifyLedger(seq);

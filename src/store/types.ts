@@ -42,6 +42,11 @@ export interface IngestBatch {
   /** Final value of every ledger entry the ledger touched; null = deleted. Keys are LedgerKey XDR. */
   entryWrites: Array<{ key: Uint8Array; entry: Uint8Array | null; lastModified: number }>;
   feeSamples: FeeSample[];
+  /**
+   * LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState (absent before V2): the average of the
+   * network's state-size window as this ledger leaves it (see src/ingest/stateSizeWindow.ts).
+   */
+  liveSorobanStateSize?: bigint;
   /** The ledger's contract and system events in id order (see src/ingest/events.ts); absent = none. */
   events?: EventRow[];
 }

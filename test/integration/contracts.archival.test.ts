@@ -14,14 +14,39 @@ import type { NodeProcess } from './support/nodeProcess.ts';
 import { builder } from './support/sdk.ts';
 import {
   advanceTo, archivedIndexes, eventsJson, opInnerCode, clientFor, contractCodeKey, contractDataKey, expectSuccess, fundedAccount, instanceKey, invoke, invokeOp,
-  resourceFeeOf, sendAndPoll, server, startContractNode, sym, u64, uploadAndDeploy,
+  resourceFeeOf, sendAndPoll, server, sha256, startContractNode, sym, u64, uploadAndDeploy,
 } from './support/contracts.ts';
+import { ledgerKeyOf } from '../../src/xdr/ledgerKeys.ts';
 
 const MIN_TEMPORARY_TTL = 30;
 const MIN_PERSISTENT_TTL = 60;
 const ARGS = ['--min-temporary-ttl', String(MIN_TEMPORARY_TTL), '--min-persistent-ttl', String(MIN_PERSISTENT_TTL)];
 
 const keyB64 = (k: xdr.LedgerKey) => k.toXdr('base64');
+const wireKeyB64 = (k: xdr.LedgerKeyWire) => Buffer.from(xdr.LedgerKey.schema.encode(k)).toString('base64');
+const ttlKeyB64 = (k: xdr.LedgerKey) => wireKeyB64({ type: 9, ttl: { keyHash: sha256(k.toXdr()) } });
+
+/** LedgerCloseMetaV2.evictedKeys of ledger `seq`, read back through getLedgers. */
+async function evictedKeys(node: NodeProcess, seq: number): Promise<string[]> {
+  const res = await node.rpc('getLedgers', { startLedger: seq, pagination: { limit: 1 } });
+  const ledger = res.result.ledgers[0];
+  assert.equal(ledger.sequence, seq);
+  const lcm = xdr.LedgerCloseMeta.schema.decode(Buffer.from(ledger.metadataXdr, 'base64'));
+  assert.equal(lcm.v, 2);
+  return lcm.v === 2 ? lcm.v2.evictedKeys.map(wireKeyB64) : [];
+}
+
+/** The first operation's entry changes in a transaction's meta, as [change type, key (base64)] pairs. */
+function opChanges(done: rpc.Api.GetSuccessfulTransactionResponse): Array<{ type: number; key: string; entry?: xdr.LedgerEntryWire }> {
+  const meta = xdr.TransactionMeta.schema.decode(done.resultMetaXdr.toXdr());
+  assert.equal(meta.v, 4);
+  if (meta.v !== 4) return [];
+  return meta.v4.operations[0].changes.map((c) => {
+    const entry = c.type === 0 ? c.created : c.type === 1 ? c.updated : c.type === 3 ? c.state : c.type === 4 ? c.restored : undefined;
+    const key = c.type === 2 ? c.removed : ledgerKeyOf(entry!.data);
+    return { type: c.type, key: wireKeyB64(key), entry };
+  });
+}
 
 describe('state expiry and restore (JS SDK)', () => {
   let node: NodeProcess;
@@ -54,8 +79,14 @@ describe('state expiry and restore (JS SDK)', () => {
     assert.ok((await s.getLatestLedger()).sequence > tempLiveUntil);
 
     assert.equal(await get('get_temporary', 't') ?? undefined, undefined);
-    const entries = await s.getLedgerEntries(contractDataKey(storageId, sym('t'), 'temporary'));
+    const tempKey = contractDataKey(storageId, sym('t'), 'temporary');
+    const entries = await s.getLedgerEntries(tempKey);
     assert.equal(entries.entries.length, 0, 'an expired temporary entry is not returned');
+    // evicted in the first ledger it is expired for: the entry, then its TTL
+    const evicted = await evictedKeys(node, tempLiveUntil + 1);
+    const at = evicted.indexOf(keyB64(tempKey));
+    assert.ok(at >= 0, `ledger ${tempLiveUntil + 1} evicted ${evicted.length} keys, not the temporary entry`);
+    assert.equal(evicted[at + 1], ttlKeyB64(tempKey));
     // the persistent entries are still live
     assert.equal(await get('get_persistent', 'p1'), 11n);
 
@@ -79,6 +110,17 @@ describe('state expiry and restore (JS SDK)', () => {
     const archived = await s.getLedgerEntries(p1, p2);
     assert.equal(archived.entries.length, 2);
     for (const e of archived.entries) assert.equal(e.liveUntilLedgerSeq, 0);
+
+    // each was evicted to the hot archive the ledger after its TTL ended, listed as core lists it:
+    // its TTL among the deleted keys, then the entry itself after every deleted key
+    for (const e of live.entries) {
+      const evicted = await evictedKeys(node, e.liveUntilLedgerSeq! + 1);
+      const key = keyB64(e.key);
+      const ttlAt = evicted.indexOf(ttlKeyB64(e.key));
+      const keyAt = evicted.indexOf(key);
+      assert.ok(ttlAt >= 0 && keyAt > ttlAt, `ledger ${e.liveUntilLedgerSeq! + 1} evicted ${JSON.stringify(evicted)}`);
+      assert.ok(evicted.slice(keyAt).every((k) => !k.startsWith('AAAACQ')), 'archived entries come after every deleted TTL');
+    }
 
     // 1. an invocation reading p1: its simulation marks the archived entries for automatic restore
     const raw = (await builder(s, user)).addOperation(invokeOp(storageId, 'get_persistent', sym('p1'))).build();
@@ -116,6 +158,16 @@ describe('state expiry and restore (JS SDK)', () => {
     assert.equal(restored.value, 11n);
     const p1Now = await s.getContractData(storageId, sym('p1'), rpc.Durability.Persistent);
     assert.ok(p1Now.liveUntilLedgerSeq! > restored.done.ledger);
+    assert.equal(p1Now.lastModifiedLedgerSeq, restored.done.ledger, 'back from the hot archive, written in the restoring ledger');
+    // the meta marks each restored entry and its TTL LEDGER_ENTRY_RESTORED, as core does
+    const autoRestored = opChanges(restored.done);
+    for (const k of [p1, instanceKey(storageId), contractCodeKey(wasmHash)]) {
+      for (const id of [keyB64(k), ttlKeyB64(k)]) {
+        const changes = autoRestored.filter((c) => c.key === id);
+        assert.deepEqual(changes.map((c) => c.type), [4], `changes of ${id}: ${JSON.stringify(changes.map((c) => c.type))}`);
+        assert.equal(changes[0].entry!.lastModifiedLedgerSeq, restored.done.ledger);
+      }
+    }
     assert.equal(await get('get_persistent', 'p1'), 11n);
 
     // 2. extending p2 (still archived): the simulation answers with a restore preamble
@@ -134,6 +186,7 @@ describe('state expiry and restore (JS SDK)', () => {
     assert.ok(restoreDone.resultXdr.feeCharged <= BigInt(restoreTx.fee));
     const p2Restored = await s.getContractData(storageId, sym('p2'), rpc.Durability.Persistent);
     assert.ok(p2Restored.liveUntilLedgerSeq! >= restoreDone.ledger);
+    assert.deepEqual(opChanges(restoreDone).map((c) => [c.type, c.key]).sort(), [[4, keyB64(p2)], [4, ttlKeyB64(p2)]].sort());
 
     // now the extension simulates plainly and applies
     const extended = await invoke(s, user, extend(), { flow: 'prepare', sorobanData: new SorobanDataBuilder().setReadOnly([p2]).build() });

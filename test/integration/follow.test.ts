@@ -6,9 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Account, Asset, Keypair, Operation, TransactionBuilder, rpc } from '@stellar/stellar-sdk';
+import { Account, Asset, Keypair, Operation, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { PASSPHRASE, clientFor, expectSuccess, sendAndPoll, uploadAndDeploy } from './support/contracts.ts';
+import {
+  PASSPHRASE, archivedIndexes, clientFor, contractDataKey, expectSuccess, invoke, invokeOp, sendAndPoll, sym, u64, uploadAndDeploy,
+} from './support/contracts.ts';
+import { builder } from './support/sdk.ts';
 import { pageToEnd } from './support/events.ts';
 import { accountEntry, resultCode } from './support/sdk.ts';
 import { serveFolder } from '../unit/sources/support.ts';
@@ -35,10 +38,10 @@ async function waitFor(what: string, cond: () => Promise<boolean>, ms = 60_000):
   }
 }
 
-function startA(dir: string): Promise<NodeProcess> {
+function startA(dir: string, args: string[] = []): Promise<NodeProcess> {
   return startNodeProcess({ args: [
     '--ledger-close-interval', '50ms', '--log-level', 'warn',
-    '--publish-datastore', join(dir, 'datastore'), '--publish-history-archive', join(dir, 'archive'),
+    '--publish-datastore', join(dir, 'datastore'), '--publish-history-archive', join(dir, 'archive'), ...args,
   ] });
 }
 
@@ -170,5 +173,68 @@ test('B, reading A\'s datastore and archive over HTTP, killed mid-ingest and res
     await b?.stop();
     await a.stop();
     await http.close();
+  }
+});
+
+/** The stored value of `key` on a node: [entry XDR, liveUntilLedgerSeq], or undefined when not returned. */
+async function ledgerEntry(node: NodeProcess, key: xdr.LedgerKey): Promise<[string, number | undefined] | undefined> {
+  const res = await node.rpc('getLedgerEntries', { keys: [key.toXDR('base64')] });
+  assert.ok(res.result, JSON.stringify(res));
+  const e = res.result.entries[0];
+  return e ? [e.xdr, e.liveUntilLedgerSeq] : undefined;
+}
+
+test('B keeps what A evicts as A does, and derives A\'s state-size window from the metas', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-evict-'));
+  const a = await startA(dir, ['--min-temporary-ttl', '16', '--min-persistent-ttl', '24']);
+  let b: NodeProcess | undefined;
+  try {
+    await waitFor('A to publish its first checkpoint', async () => (await latest(a)) > CHECKPOINT + 1);
+    b = await startB(dir, a);
+    await waitFor('B to catch up with A', async () => (await latest(b!)) >= (await latest(a)) - 2);
+    const s = new rpc.Server(b.url, { allowHttp: true });
+    const alice = Keypair.random();
+    await s.fundAddress(alice.publicKey());
+    const { contractId } = await uploadAndDeploy(s, alice, 'storage');
+    await invoke(s, alice, invokeOp(contractId, 'put_persistent', sym('p'), u64(11)));
+    await invoke(s, alice, invokeOp(contractId, 'put_temporary', sym('t'), u64(7)));
+    const p = contractDataKey(contractId, sym('p'), 'persistent');
+    const t = contractDataKey(contractId, sym('t'), 'temporary');
+    const pLiveUntil = (await ledgerEntry(b, p))![1]!;
+    const tLiveUntil = (await ledgerEntry(b, t))![1]!;
+
+    // A evicts both: the temporary entry is deleted, the persistent one moves to the hot archive
+    const evictedBy = Math.max(pLiveUntil, tLiveUntil) + 1;
+    await waitFor('A to evict the entries', async () => (await latest(a)) > evictedBy);
+    await waitFor('B to follow', async () => (await latest(b!)) > evictedBy);
+    assert.equal(await ledgerEntry(b, t), undefined, 'the evicted temporary entry is gone');
+    const archivedOnA = await ledgerEntry(a, p);
+    assert.equal(archivedOnA?.[1], 0, 'archived on A');
+    assert.deepEqual(await ledgerEntry(b, p), archivedOnA, 'B reports the archived entry as A does');
+
+    // simulated on B, reading p marks it for automatic restore; sent, it restores p
+    const raw = (await builder(s, alice)).addOperation(invokeOp(contractId, 'get_persistent', sym('p'))).build();
+    const sim = await s.simulateTransaction(raw);
+    assert.ok(rpc.Api.isSimulationSuccess(sim), `simulation on B: ${(sim as any).error}`);
+    const readWrite = sim.transactionData.getReadWrite().map((k) => k.toXDR('base64'));
+    assert.ok(archivedIndexes(sim.transactionData.build()).map((i) => readWrite[i]).includes(p.toXDR('base64')));
+    const restored = await invoke(s, alice, invokeOp(contractId, 'get_persistent', sym('p')));
+    assert.equal(restored.value, 11n);
+    await waitFor('B to store the restore', async () => ((await ledgerEntry(b!, p))?.[1] ?? 0) > 0);
+
+    // past a sample ledger (every 64th), B's window entry is A's, sample for sample
+    const sampleLedger = (Math.floor((await latest(a)) / 64) + 1) * 64;
+    await waitFor(`A and B to pass ledger ${sampleLedger}`, async () => (await latest(b!)) > sampleLedger, 30_000);
+    const windowKey = xdr.LedgerKey.fromXdr(xdr.LedgerKey.schema.encode({ type: 8, configSetting: { configSettingId: 12 } }));
+    const [windowA, windowB] = await Promise.all([ledgerEntry(a, windowKey), ledgerEntry(b, windowKey)]);
+    assert.deepEqual(windowB, windowA);
+    const data = xdr.LedgerEntryData.schema.decode(Buffer.from(windowA![0], 'base64'));
+    const samples = data.type === 8 && data.configSetting.configSettingID === 12 ? data.configSetting.liveSorobanStateSizeWindow : [];
+    assert.equal(samples.length, 30);
+    assert.ok(samples[samples.length - 1] > 0n, `the latest sample counts the contract's state: ${samples.join(',')}`);
+    await assertSameChain(a, b);
+  } finally {
+    await b?.stop();
+    await a.stop();
   }
 });

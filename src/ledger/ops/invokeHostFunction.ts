@@ -71,17 +71,21 @@ export const invokeHostFunction: OpHandler<Body> = {
         entries.push({ entry: bytes });
         continue;
       }
-      const ttl = ltx.load(ttlKeyFor(key));
-      if (!entry || !ttl || ttl.data.type !== 9) { entries.push({}); continue; }
+      const ttlKey = ttlKeyFor(key);
+      const ttl = ltx.load(ttlKey);
+      if (!entry || (ttl && ttl.data.type !== 9)) { entries.push({}); continue; }
       const bytes = encodeLedgerEntry(entry);
-      let liveUntil = ttl.data.ttl.liveUntilLedgerSeq;
+      // no TTL: a persistent entry evicted to the hot archive
+      let liveUntil = ttl?.data.type === 9 ? ttl.data.ttl.liveUntilLedgerSeq : 0;
       if (liveUntil < ledger.ledgerSeq) {
         if (!isPersistentKey(key)) { entries.push({}); continue; } // expired temporary data is gone
         if (rwIndex < 0 || !autoRestore.has(rwIndex)) return fail(INVOKE_HOST_FUNCTION.ENTRY_ARCHIVED, archivedEntryError(key));
         const problem = entrySizeProblem(key, bytes.length, s.config) ?? readDisk(bytes.length);
         if (problem) return fail(LIMIT, problem);
         liveUntil = ledger.ledgerSeq + s.config.minPersistentTtl - 1;
-        ltx.update(ttlEntry(ttl.data.ttl.keyHash, liveUntil));
+        const restoredTtl = ttlEntry(ttlKey.ttl.keyHash, liveUntil);
+        ltx.update(restoredTtl);
+        s.restores.push({ key, entry, ttl: restoredTtl });
         restoredIndices.push(rwIndex);
       } else {
         const tooLarge = entrySizeProblem(key, bytes.length, s.config);

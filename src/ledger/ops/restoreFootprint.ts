@@ -1,8 +1,8 @@
 // RestoreFootprint: brings archived persistent entries of the read-write footprint back to life for
 // the minimum persistent TTL, paying their rent from the refundable fee (RestoreFootprintOpFrame).
 //
-// This network keeps archived entries in its live state (there is no hot archive to evict them to),
-// so a restore renews the TTL of an entry whose TTL has lapsed.
+// An entry whose TTL lapsed but was not evicted yet gets a new TTL; one evicted to the hot archive
+// (stored without a TTL) is written back with a new one.
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
@@ -55,6 +55,7 @@ export const restoreFootprint: OpHandler<Body> = {
       const ttlKey = ttlKeyFor(key);
       const ttl = ltx.load(ttlKey);
       if (ttl && ttl.data.type === 9 && ttl.data.ttl.liveUntilLedgerSeq >= ledger.ledgerSeq) continue;
+      const fromHotArchive = !ttl;
       const bytes = encodeLedgerEntry(entry);
       // core's order: read bytes, the entry's size, write bytes
       readBytes += bytes.length;
@@ -71,7 +72,11 @@ export const restoreFootprint: OpHandler<Body> = {
         isPersistent: true, isCodeEntry: key.type === 7, oldSizeBytes: 0, newSizeBytes: s.host.entrySizeForRent(bytes),
         oldLiveUntilLedger: 0, newLiveUntilLedger: restoredLiveUntil,
       });
-      ltx.update(ttlEntry(ttlKey.ttl.keyHash, restoredLiveUntil));
+      const restoredTtl = ttlEntry(ttlKey.ttl.keyHash, restoredLiveUntil);
+      ltx.update(restoredTtl);
+      // back from the hot archive, the entry is written again (stamped with this ledger)
+      if (fromHotArchive) ltx.update(entry);
+      s.restores.push({ key, entry, ttl: restoredTtl });
     }
     const rent = BigInt(s.host.rentFee(changes, ledger.ledgerSeq));
     const feeShort = s.fees.consume(0, rent, s.refundableFeeFor);

@@ -4,6 +4,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import type { NativeSorobanApplier } from '../../host/native.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { budgetExceeded, type NetworkError } from './diagnostics.ts';
+import type { Restore } from './restores.ts';
 
 /**
  * stellar-core's RefundableFeeTracker: the refundable part of the declared resource fee is what rent
@@ -58,6 +59,8 @@ export interface SorobanOpContext {
   prngSeed: Uint8Array;
   /** Diagnostic events the operation produced (TransactionMetaV4.diagnosticEvents). */
   diagnosticEvents: xdr.DiagnosticEventWire[];
+  /** Entries the operation restored (marked in its meta as core marks them). */
+  restores: Restore[];
   /** Set by a successful InvokeHostFunction. */
   returnValue?: xdr.ScValWire;
 }

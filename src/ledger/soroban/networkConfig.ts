@@ -7,7 +7,7 @@ import { encodeLedgerEntry, type LedgerEntry, type LedgerKey } from '../../xdr/c
 const ID = {
   CONTRACT_MAX_SIZE_BYTES: 0, CONTRACT_COMPUTE_V0: 1, CONTRACT_LEDGER_COST_V0: 2, CONTRACT_EVENTS_V0: 4,
   CONTRACT_BANDWIDTH_V0: 5, CONTRACT_DATA_KEY_SIZE_BYTES: 8, CONTRACT_DATA_ENTRY_SIZE_BYTES: 9,
-  STATE_ARCHIVAL: 10, CONTRACT_LEDGER_COST_EXT_V0: 15,
+  STATE_ARCHIVAL: 10, LIVE_SOROBAN_STATE_SIZE_WINDOW: 12, CONTRACT_LEDGER_COST_EXT_V0: 15,
 } as const;
 /** Every ConfigSettingID this protocol defines. */
 const ALL_IDS = Array.from({ length: 21 }, (_, i) => i);
@@ -28,6 +28,12 @@ export interface SorobanNetworkConfig {
   minTemporaryTtl: number;
   minPersistentTtl: number;
   maxEntryTtl: number;
+  /** Most entries one ledger evicts. */
+  maxEntriesToArchive: number;
+  /** Every this many ledgers the state size is sampled into the window. */
+  stateSizeWindowSamplePeriod: number;
+  /** The recent state sizes whose average prices rent. */
+  stateSizeWindow: bigint[];
   /** The ConfigSetting LedgerEntries (XDR) themselves, for the host. */
   entries: Uint8Array[];
 }
@@ -72,6 +78,9 @@ export function loadSorobanNetworkConfig(load: (key: LedgerKey) => LedgerEntry |
     minTemporaryTtl: archival.minTemporaryTtl,
     minPersistentTtl: archival.minPersistentTtl,
     maxEntryTtl: archival.maxEntryTtl,
+    maxEntriesToArchive: archival.maxEntriesToArchive,
+    stateSizeWindowSamplePeriod: archival.liveSorobanStateSizeWindowSamplePeriod,
+    stateSizeWindow: get<bigint[]>(ID.LIVE_SOROBAN_STATE_SIZE_WINDOW, 'liveSorobanStateSizeWindow'),
     entries,
   };
 }

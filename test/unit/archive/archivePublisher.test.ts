@@ -9,7 +9,7 @@ import { HistoryArchivePublisher } from '../../../src/archive/archivePublisher.t
 import { HistoryArchive } from '../../../src/archive/historyArchive.ts';
 import { bootstrapState } from '../../../src/archive/stateBootstrap.ts';
 import { ROOT_STATE_PATH, bucketPath, parseHistoryArchiveState, ZERO_HASH } from '../../../src/archive/historyArchiveState.ts';
-import { readLiveBucket } from '../../../src/archive/bucketReader.ts';
+import { readHotArchiveBucket, readLiveBucket } from '../../../src/archive/bucketReader.ts';
 import { encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
@@ -96,13 +96,20 @@ describe('HistoryArchivePublisher', () => {
     assert.equal(root.currentBuckets[0].snap, ZERO_HASH);
     assert.deepEqual(root, await archive.checkpointState(127));
 
-    // the bucket starts with a METAENTRY naming the protocol, then one LIVEENTRY per entry in key order
+    // the bucket starts with a METAENTRY naming the protocol, then one LIVEENTRY per entry in key order,
+    // except the contract code stored without a TTL (evicted): it is in the hot archive bucket
     const records = [];
     for await (const r of readLiveBucket(archive.bucket(root.currentBuckets[0].curr))) records.push(r);
     assert.equal(records[0].kind, 'meta');
     assert.ok(records[0].kind === 'meta' && records[0].meta.ledgerVersion === PROTOCOL && records[0].meta.ext.v === 1);
     assert.ok(records.slice(1).every((r) => r.kind === 'live'));
-    assert.equal(records.length - 1, states.get(127)!.length);
+    assert.equal(records.length - 1, states.get(127)!.length - 1);
+    const hot = [];
+    for await (const r of readHotArchiveBucket(archive.bucket(root.hotArchiveBuckets![0].curr))) hot.push(r);
+    assert.deepEqual(hot.map((r) => r.kind), ['meta', 'archived']);
+    assert.ok(hot[0].kind === 'meta' && hot[0].meta.ext.v === 1 && hot[0].meta.ext.bucketListType === 1);
+    assert.deepEqual(hot[1].kind === 'archived' && hot[1].entry, contractCode(7, new Uint8Array(3000).fill(7), 100));
+    assert.equal((await archive.checkpointState(63)).hotArchiveBuckets![0].curr, ZERO_HASH, 'nothing evicted by ledger 63');
 
     const headers = await archive.ledgerHeaders(127);
     assert.equal(headers.length, 64);
@@ -122,7 +129,7 @@ describe('HistoryArchivePublisher', () => {
       ROOT_STATE_PATH, 'history/00/00/00/history-0000003f.json', 'history/00/00/00/history-0000007f.json',
       'ledger/00/00/00/ledger-0000003f.xdr.gz', 'ledger/00/00/00/ledger-0000007f.xdr.gz',
     ]);
-    assert.equal(files.filter((f) => f.startsWith('bucket/')).length, 2);
+    assert.equal(files.filter((f) => f.startsWith('bucket/')).length, 3, 'two live buckets and one hot archive bucket');
     a.close();
   });
 
@@ -136,7 +143,7 @@ describe('HistoryArchivePublisher', () => {
       const result = await bootstrapState(b, HistoryArchive.open(server.url), undefined, undefined, { networkPassphrase: PASSPHRASE });
       assert.equal(result.checkpoint, 127);
       assert.deepEqual(dump(b), states.get(127));
-      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, `/${bucketPath(result.state.currentBuckets[0].curr)}`]);
+      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, ...[result.state.currentBuckets[0].curr, result.state.hotArchiveBuckets![0].curr].map((h) => `/${bucketPath(h)}`)]);
       b.close();
     } finally {
       await server.close();
@@ -160,10 +167,11 @@ describe('HistoryArchivePublisher', () => {
   it('writes large states as several gzip members that read back as one stream', async () => {
     const folder = tmpDir();
     const a = tmpStore();
-    const big: LedgerEntry[] = Array.from({ length: 90 }, (_, i) => contractCode(i, new Uint8Array(64 * 1024).fill(i), 63));
+    const big: LedgerEntry[] = Array.from({ length: 90 }, (_, i) => contractCode(i, new Uint8Array(64 * 1024).fill(i), 63))
+      .flatMap((code) => [code, ttl(sha256(encodeLedgerKey(ledgerKeyOf(code.data))), 100_000, 63)]);
     for (let seq = 1; seq <= 63; seq++) a.ingest(batch(seq, seq === 63 ? big : []), 10_000);
     const published = new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).afterLedger(a, 63);
-    assert.equal(published?.entries, 90);
+    assert.equal(published?.entries, 180);
     const gz = readFileSync(join(folder, bucketPath(published!.bucketHash)));
     let members = 0;
     for (let i = 0; i + 2 < gz.length; i++) if (gz[i] === 0x1f && gz[i + 1] === 0x8b && gz[i + 2] === 8) members++;

@@ -11,7 +11,7 @@ import { nativeAvailable } from '../../../src/host/native.ts';
 import { envelopesOf, fastLedgerToBatch, ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { nativeLedgerToBatch } from '../../../src/ingest/nativeLedgerToBatch.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
-import { networkIdOf, type TransactionEnvelope } from '../../../src/xdr/codec.ts';
+import { networkIdOf, sha256, type TransactionEnvelope } from '../../../src/xdr/codec.ts';
 
 const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
 const PUBNET = networkIdOf('Public Global Stellar Network ; September 2015');
@@ -131,6 +131,27 @@ describe('nativeLedgerToBatch equals ledgerToBatch', { skip: noAddon }, () => {
     const kinds = new Set([...metas.v0.txProcessing.map((p) => `meta ${p.txApplyProcessing.v}`), ...metas.v0.txSet.txs.map((e) => `envelope ${e.type}`)]);
     for (const k of ['meta 0', 'meta 1', 'meta 2', 'envelope 0']) assert.ok(kinds.has(k), k);
     assertSameBatch(old, PUBNET);
+  });
+  test('evictions (added to pubnet 63092982): temporary entries and TTLs deleted, persistent entries kept as archived', () => {
+    const [path] = files('pubnet/ledgers/', /\.xdr\.gz$/);
+    const meta = xdr.LedgerCloseMeta.schema.decode(new Uint8Array(gunzipSync(fixture(path))));
+    if (meta.v !== 2) throw new Error('expected V2');
+    const dataKey = (durability: 0 | 1, n: number): xdr.LedgerKeyWire => ({
+      type: 6,
+      contractData: { contract: { type: 1, contractId: new Uint8Array(32).fill(7) }, key: { type: 3, u32: n }, durability },
+    });
+    const ttlOf = (k: xdr.LedgerKeyWire): xdr.LedgerKeyWire => ({ type: 9, ttl: { keyHash: sha256(xdr.LedgerKey.schema.encode(k)) } });
+    const temporary = dataKey(0, 1), persistent = dataKey(1, 2);
+    const code: xdr.LedgerKeyWire = { type: 7, contractCode: { hash: new Uint8Array(32).fill(9) } };
+    // core's order: the deleted keys (a temporary entry and its TTL, a persistent entry's TTL), then the archived entries
+    const evicted = [temporary, ttlOf(temporary), ttlOf(persistent), ttlOf(code), persistent, code];
+    const bytes = xdr.LedgerCloseMeta.schema.encode({ v: 2, v2: { ...meta.v2, evictedKeys: evicted, totalByteSizeOfLiveSorobanState: 123_456_789n } });
+    assertSameBatch(bytes, PUBNET);
+    const batch = ledgerToBatch({ bytes }, PUBNET);
+    const writeOf = (k: xdr.LedgerKeyWire) => batch.entryWrites.find((w) => hex(w.key) === hex(xdr.LedgerKey.schema.encode(k)));
+    for (const k of [temporary, ttlOf(temporary), ttlOf(persistent), ttlOf(code)]) assert.equal(writeOf(k)?.entry, null);
+    for (const k of [persistent, code]) assert.equal(writeOf(k), undefined, 'an archived entry stays as it is');
+    assert.equal(batch.liveSorobanStateSize, 123_456_789n);
   });
   const streams: Array<[string, Uint8Array]> = [
     ['synthetic/load-test-ledgers-v24.xdr.zstd', LOAD_TEST],

@@ -13,6 +13,7 @@ import { readLiveBucket } from '../src/archive/bucketReader.ts';
 import { bootstrapState } from '../src/archive/stateBootstrap.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import { encodeLedgerEntry, encodeLedgerKey } from '../src/xdr/codec.ts';
+import { ledgerKeyType } from '../src/xdr/ledgerKeys.ts';
 import type { LedgerRow, StoredEntry } from '../src/store/types.ts';
 import type { Row } from './report.ts';
 import { fmt, median } from './stats.ts';
@@ -37,7 +38,11 @@ function syntheticState(n: number): PublishSource {
   }
   entries.sort((a, b) => Buffer.compare(a.key, b.key));
   const row = { sequence: CHECKPOINT, protocolVersion: 28 } as LedgerRow;
-  return { allEntries: () => entries, ledger: (seq: number) => (seq === CHECKPOINT ? row : undefined) };
+  return {
+    allEntries: () => entries,
+    entriesOfTypes: (first: number, last: number) => entries.filter((e) => ledgerKeyType(e.key) >= first && ledgerKeyType(e.key) <= last),
+    ledger: (seq: number) => (seq === CHECKPOINT ? row : undefined),
+  };
 }
 
 export async function runBootstrapBench(opts: { entries: number; rounds: number }, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {

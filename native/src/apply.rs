@@ -176,7 +176,7 @@ impl Applier {
         }
     }
 
-    fn ledger_info(&self, ledger: &ApplyLedger) -> LedgerInfo {
+    fn ledger_info(config: &NetworkConfig, ledger: &ApplyLedger) -> LedgerInfo {
         let mut info = LedgerInfo {
             protocol_version: ledger.protocol_version,
             sequence_number: ledger.sequence,
@@ -185,17 +185,13 @@ impl Applier {
             base_reserve: ledger.base_reserve,
             ..Default::default()
         };
-        self.config().fill_config_fields_in_ledger_info(&mut info);
+        config.fill_config_fields_in_ledger_info(&mut info);
         info
     }
 
     fn size_budget(&self) -> Result<Budget> {
-        Budget::try_from_configs(
-            u64::MAX,
-            u64::MAX,
-            self.config().cpu_cost_params.clone(),
-            self.config().memory_cost_params.clone(),
-        )
+        let config = self.config();
+        Budget::try_from_configs(u64::MAX, u64::MAX, config.cpu_cost_params.clone(), config.memory_cost_params.clone())
         .map_err(|e| anyhow!("{e:?}"))
     }
 
@@ -272,14 +268,16 @@ impl Applier {
             encoded.push((item.entry.as_deref(), meta));
         }
 
+        // one configuration for the whole call, whatever set_config does meanwhile
+        let config = self.config();
         let budget = Budget::try_from_configs(
             u64::from(resources.instructions),
-            u64::from(self.config().tx_memory_limit),
-            self.config().cpu_cost_params.clone(),
-            self.config().memory_cost_params.clone(),
+            u64::from(config.tx_memory_limit),
+            config.cpu_cost_params.clone(),
+            config.memory_cost_params.clone(),
         )
         .map_err(|e| anyhow!("{e:?}"))?;
-        let ledger_info = self.ledger_info(&input.ledger);
+        let ledger_info = Self::ledger_info(&config, &input.ledger);
         let mut diagnostics: Vec<DiagnosticEvent> = Vec::new();
         let outcome = e2e_invoke::invoke_host_function(
             &budget,
@@ -309,7 +307,7 @@ impl Applier {
                 out.contract_events = events;
                 out.rent_fee = compute_rent_fee(
                     &extract_rent_changes(&changes),
-                    &self.config().rent_fee_configuration,
+                    &config.rent_fee_configuration,
                     input.ledger.sequence,
                 );
                 for change in &changes {
@@ -337,7 +335,7 @@ impl Applier {
                 out.failure = Some(if internal {
                     Failure::Internal
                 } else if out.cpu_insns > u64::from(resources.instructions)
-                    || out.mem_bytes > u64::from(self.config().tx_memory_limit)
+                    || out.mem_bytes > u64::from(config.tx_memory_limit)
                 {
                     Failure::ResourceLimitExceeded
                 } else {

@@ -402,7 +402,7 @@ impl EventWriter<'_> {
 // ---------------------------------------------------------------------------------------------
 // Entry writes (EntryWrites in ledgerToBatch.ts)
 
-/// The final value of every entry the ledger touched, by LedgerKey XDR (None = deleted).
+/// Contract code and persistent contract data: evicted to the hot archive, not deleted.
 fn is_persistent_contract_key(key: &LedgerKey) -> bool {
     match key {
         LedgerKey::ContractCode(_) => true,
@@ -411,6 +411,7 @@ fn is_persistent_contract_key(key: &LedgerKey) -> bool {
     }
 }
 
+/// The final value of every entry the ledger touched, by LedgerKey XDR (None = deleted).
 #[derive(Default)]
 struct EntryWrites<'a> {
     by_key: HashMap<Vec<u8>, Option<&'a LedgerEntry>>,

@@ -19,7 +19,8 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { frameRecord } from '../sources/recordMarked.ts';
-import { decodeLedgerKey, sha256 } from '../xdr/codec.ts';
+import { decodeLedgerKey, sha256, toHex } from '../xdr/codec.ts';
+import { isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { StoreReader } from '../store/types.ts';
 import {
   HAS_VERSION_BEFORE_HOT_ARCHIVE, HAS_VERSION_WITH_HOT_ARCHIVE, ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath,
@@ -44,7 +45,7 @@ export interface PublishedCheckpoint {
 }
 
 /** What publishing reads from the store. */
-export type PublishSource = Pick<StoreReader, 'allEntries' | 'ledger'>;
+export type PublishSource = Pick<StoreReader, 'allEntries' | 'entriesOfTypes' | 'ledger'>;
 
 /** Protocols that write a METAENTRY first in every bucket (11), and that name the bucket list in it (23). */
 const FIRST_PROTOCOL_WITH_METAENTRY = 11;
@@ -53,8 +54,7 @@ const LIVE_BUCKET_LIST = 0;
 const HOT_ARCHIVE_BUCKET_LIST = 1;
 const LIVEENTRY = new Uint8Array([0, 0, 0, 0]);
 const HOT_ARCHIVE_ARCHIVED = new Uint8Array([0, 0, 0, 0]);
-const CONTRACT_DATA = 6, CONTRACT_CODE = 7, TTL = 9, PERSISTENT = 1;
-const keyType = (key: Uint8Array): number => new DataView(key.buffer, key.byteOffset, 4).getUint32(0);
+const CONTRACT_DATA = 6, CONTRACT_CODE = 7, TTL = 9;
 /** Uncompressed bytes per gzip member: bounds memory whatever the state's size. */
 const GZIP_MEMBER_BYTES = 4 * 1024 * 1024;
 
@@ -114,36 +114,29 @@ export class HistoryArchivePublisher {
     // TTL keys sort after every contract key, so which entries have one is known only after a first pass
     const ttlHashes = new Set<string>();
     if (withHotArchive) {
-      for (const e of store.allEntries()) if (keyType(e.key) === TTL) ttlHashes.add(Buffer.from(e.key.subarray(4, 36)).toString('hex'));
+      for (const e of store.entriesOfTypes(TTL, TTL)) ttlHashes.add(toHex(e.key.subarray(4, 36)));
     }
     const isArchived = (key: Uint8Array): boolean => {
-      const type = keyType(key);
+      const type = ledgerKeyType(key);
       if (!withHotArchive || (type !== CONTRACT_CODE && type !== CONTRACT_DATA)) return false;
-      if (type === CONTRACT_DATA) {
-        const decoded = decodeLedgerKey(key);
-        if (decoded.type !== CONTRACT_DATA || decoded.contractData.durability !== PERSISTENT) return false;
-      }
-      return !ttlHashes.has(Buffer.from(sha256(key)).toString('hex'));
+      return isPersistentKey(decodeLedgerKey(key)) && !ttlHashes.has(toHex(sha256(key)));
     };
+    // archived entries are set aside while the live bucket is written (they are few: evicted ones)
+    const archived: Uint8Array[] = [];
     let entries = 0;
     const live = this.writeBucket(function* () {
       yield* metaEntry(LIVE_BUCKET_LIST);
       for (const e of store.allEntries()) {
-        if (isArchived(e.key)) continue;
+        if (isArchived(e.key)) { archived.push(e.entry); continue; }
         // A LIVEENTRY is its discriminant followed by the LedgerEntry XDR, which the store holds as is.
         yield Buffer.concat([LIVEENTRY, e.entry]);
         entries++;
       }
     }());
-    if (!withHotArchive) return { live, hot: ZERO_HASH, entries };
-    let archived = 0;
-    const hot = this.writeBucket(function* () {
-      for (const e of store.allEntries()) {
-        if (!isArchived(e.key)) continue;
-        if (archived++ === 0) yield* metaEntry(HOT_ARCHIVE_BUCKET_LIST);
-        yield Buffer.concat([HOT_ARCHIVE_ARCHIVED, e.entry]);
-      }
-    }());
+    const hot = archived.length === 0 ? ZERO_HASH : this.writeBucket([
+      ...metaEntry(HOT_ARCHIVE_BUCKET_LIST),
+      ...archived.map((entry) => Buffer.concat([HOT_ARCHIVE_ARCHIVED, entry])),
+    ]);
     return { live, hot, entries };
   }
 

@@ -8,7 +8,7 @@ import {
   type LedgerCloseMeta, type LedgerEntryChange, type LedgerKey, type TransactionEnvelope,
 } from '../xdr/codec.ts';
 import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
-import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import { isPersistentKey, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import type { EventRow, FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
 import { ledgerEventRows } from './events.ts';
 import { nativeAvailable } from '../host/native.ts';
@@ -71,7 +71,9 @@ export function ledgerToBatch(input: LedgerInput, networkId: Uint8Array): Ingest
   });
   for (const p of processing) if ('postTxApplyFeeProcessing' in p) writes.applyAll(p.postTxApplyFeeProcessing);
   for (const u of body.upgradesProcessing) writes.applyAll(u.changes);
-  for (const k of evictedKeysOf(lcm)) if (!isPersistentContractKey(k)) writes.remove(k);
+  // An evicted persistent entry moves to the hot archive: it stays in the store without its TTL
+  // entry (evicted, and listed, separately), and so reads as archived. Temporary entries and TTLs go.
+  for (const k of evictedKeysOf(lcm)) if (!isPersistentKey(k)) writes.remove(k);
 
   return {
     ledger: {
@@ -130,15 +132,6 @@ export function envelopesOf(lcm: LedgerCloseMeta): TransactionEnvelope[] {
     else for (const stage of phase.parallelTxsComponent.executionStages) for (const cluster of stage) out.push(...cluster);
   }
   return out;
-}
-
-/**
- * An evicted persistent entry moves to the hot archive: it stays in the store without its TTL entry
- * (which is evicted, and listed, separately), and so reads as archived. Temporary entries and TTLs
- * are deleted.
- */
-function isPersistentContractKey(k: LedgerKey): boolean {
-  return k.type === 7 || (k.type === 6 && k.contractData.durability === 1);
 }
 
 function evictedKeysOf(lcm: LedgerCloseMeta): LedgerKey[] {

@@ -14,8 +14,8 @@
 // The standalone network publishes averages from its exact state size (src/ledger/sorobanState.ts,
 // averageAfterLedger below) and stores its window through this same derivation, so a node following
 // it derives the same entry.
-import { xdr } from '@stellar/stellar-sdk';
-import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerEntry } from '../xdr/codec.ts';
+import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, type LedgerEntry } from '../xdr/codec.ts';
+import { ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { IngestBatch } from '../store/types.ts';
 
 const STATE_ARCHIVAL = 10;
@@ -23,10 +23,7 @@ const LIVE_SOROBAN_STATE_SIZE_WINDOW = 12;
 const configKey = (id: number) => encodeLedgerKey({ type: 8, configSetting: { configSettingId: id } });
 export const WINDOW_KEY = configKey(LIVE_SOROBAN_STATE_SIZE_WINDOW);
 const ARCHIVAL_KEY = configKey(STATE_ARCHIVAL);
-const WINDOW_ID = toBase64(WINDOW_KEY);
-const ARCHIVAL_ID = toBase64(ARCHIVAL_KEY);
-/** LedgerKey XDR starts with its type; ConfigSetting keys are rare, every other write skips at once. */
-const isConfigSettingKey = (key: Uint8Array): boolean => key.length === 8 && key[3] === 8 && key[0] === 0;
+const CONFIG_SETTING = 8;
 
 /** The floor of the window's mean, as core computes it. */
 export function windowAverage(window: readonly bigint[]): bigint {
@@ -63,11 +60,14 @@ export type StoredEntryReader = (key: Uint8Array) => Uint8Array | undefined;
 
 /**
  * Derives the window entry for consecutive ledgers, adding it to each batch that changes it. Holds
- * what it wrote, so it serves a group of ledgers stored together; make a new one per group.
+ * the two entries it needs as the last ledger left them, so it serves a group of ledgers stored
+ * together; make a new one per group.
  */
 export class StateSizeWindow {
   private readonly read: StoredEntryReader;
-  private readonly latest = new Map<string, Uint8Array | undefined>();
+  /** Decoded once; undefined until first needed, null when absent. */
+  private window: LedgerEntry | null | undefined;
+  private archival: LedgerEntry | null | undefined;
 
   constructor(read: StoredEntryReader) { this.read = read; }
 
@@ -75,35 +75,31 @@ export class StateSizeWindow {
     const average = batch.liveSorobanStateSize;
     if (average === undefined) return;
     // an upgrade in this ledger may have written either entry already
-    for (const w of batch.entryWrites) {
-      if (!isConfigSettingKey(w.key)) continue;
-      const id = toBase64(w.key);
-      if (id === WINDOW_ID || id === ARCHIVAL_ID) this.latest.set(id, w.entry ?? undefined);
-    }
-    const windowEntry = this.entry(WINDOW_KEY);
-    const archival = this.entry(ARCHIVAL_KEY);
-    if (windowEntry?.data.type !== 8 || windowEntry.data.configSetting.configSettingID !== LIVE_SOROBAN_STATE_SIZE_WINDOW) return;
-    if (archival?.data.type !== 8 || archival.data.configSetting.configSettingID !== STATE_ARCHIVAL) return;
-    const period = archival.data.configSetting.stateArchivalSettings.liveSorobanStateSizeWindowSamplePeriod;
-    const window = windowEntry.data.configSetting.liveSorobanStateSizeWindow;
+    let windowWrite = -1;
+    batch.entryWrites.forEach((w, i) => {
+      if (ledgerKeyType(w.key) !== CONFIG_SETTING) return;
+      if (bytesEqual(w.key, WINDOW_KEY)) { windowWrite = i; this.window = decoded(w.entry); }
+      else if (bytesEqual(w.key, ARCHIVAL_KEY)) this.archival = decoded(w.entry);
+    });
+    if (this.window === undefined) this.window = decoded(this.read(WINDOW_KEY));
+    if (this.archival === undefined) this.archival = decoded(this.read(ARCHIVAL_KEY));
+    const windowSetting = this.window?.data.type === 8 ? this.window.data.configSetting : undefined;
+    const archivalSetting = this.archival?.data.type === 8 ? this.archival.data.configSetting : undefined;
+    if (windowSetting?.configSettingID !== LIVE_SOROBAN_STATE_SIZE_WINDOW) return;
+    if (archivalSetting?.configSettingID !== STATE_ARCHIVAL) return;
+    const period = archivalSetting.stateArchivalSettings.liveSorobanStateSizeWindowSamplePeriod;
+    const window = windowSetting.liveSorobanStateSizeWindow;
     const seq = batch.ledger.sequence;
     const next = nextWindow(window, average, period > 0 && seq % period === 0);
     if (next.length === window.length && next.every((v, i) => v === window[i])) return;
-    const updated: xdr.LedgerEntryWire = {
+    this.window = {
       lastModifiedLedgerSeq: seq,
       data: { type: 8, configSetting: { configSettingID: LIVE_SOROBAN_STATE_SIZE_WINDOW, liveSorobanStateSizeWindow: next } },
       ext: { v: 0 },
     };
-    const bytes = encodeLedgerEntry(updated);
-    const at = batch.entryWrites.findIndex((w) => isConfigSettingKey(w.key) && toBase64(w.key) === WINDOW_ID);
-    const write = { key: WINDOW_KEY, entry: bytes, lastModified: seq };
-    if (at >= 0) batch.entryWrites[at] = write; else batch.entryWrites.push(write);
-    this.latest.set(WINDOW_ID, bytes);
-  }
-
-  private entry(key: Uint8Array): LedgerEntry | undefined {
-    const id = toBase64(key);
-    const bytes = this.latest.has(id) ? this.latest.get(id) : this.read(key);
-    return bytes ? decodeLedgerEntry(bytes) : undefined;
+    const write = { key: WINDOW_KEY, entry: encodeLedgerEntry(this.window), lastModified: seq };
+    if (windowWrite >= 0) batch.entryWrites[windowWrite] = write; else batch.entryWrites.push(write);
   }
 }
+
+const decoded = (bytes: Uint8Array | null | undefined): LedgerEntry | null => (bytes ? decodeLedgerEntry(bytes) : null);

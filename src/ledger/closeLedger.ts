@@ -14,7 +14,8 @@ import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
 import { u64 } from './encodeCloseMeta.ts';
 import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
-import { RefundableFeeTracker, isPersistentKey, type SorobanOpContext } from './soroban/context.ts';
+import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
+import { isPersistentKey } from '../xdr/ledgerKeys.ts';
 import type { EvictionCandidate } from './sorobanState.ts';
 import { withRestores } from './soroban/restores.ts';
 

@@ -5,9 +5,8 @@
 //
 // The live state is every contract data and code entry that has a TTL entry, expired or not (core
 // counts an expired entry until it is evicted). An entry without one was evicted to the hot archive.
-import { decodeLedgerEntry, decodeLedgerKey, toHex, type LedgerKey } from '../xdr/codec.ts';
-import { sha256 } from '../xdr/codec.ts';
-import { ttlKeyFor } from '../xdr/ledgerKeys.ts';
+import { decodeLedgerEntry, decodeLedgerKey, sha256, toHex, type LedgerKey } from '../xdr/codec.ts';
+import { ledgerKeyType, ttlKeyFor } from '../xdr/ledgerKeys.ts';
 
 const CONTRACT_DATA = 6;
 const CONTRACT_CODE = 7;
@@ -25,12 +24,10 @@ export interface EntryWrite { key: Uint8Array; entry: Uint8Array | null }
 /** An entry whose TTL has lapsed, with the key of that TTL. */
 export interface EvictionCandidate { key: LedgerKey; ttlKey: LedgerKey }
 
-const keyType = (keyXdr: Uint8Array): number => (keyXdr[0] << 24) | (keyXdr[1] << 16) | (keyXdr[2] << 8) | keyXdr[3];
-
 export class SorobanStateIndex {
   /** By the sha256 of the entry's key (what its TTL entry names). */
   private readonly byHash = new Map<string, Tracked>();
-  /** Key hashes by the ledger their entry lives until. */
+  /** Key hashes by the ledger their entry lives until (no empty sets: an absent ledger is skipped at once). */
   private readonly expiring = new Map<number, Set<string>>();
   /** No TTL ends before this ledger. */
   private lowestLiveUntil = Number.POSITIVE_INFINITY;
@@ -47,7 +44,7 @@ export class SorobanStateIndex {
   apply(writes: Iterable<EntryWrite>): void {
     const ttls: EntryWrite[] = [];
     for (const w of writes) {
-      const type = keyType(w.key);
+      const type = ledgerKeyType(w.key);
       if (type === TTL) ttls.push(w);
       else if (type === CONTRACT_DATA || type === CONTRACT_CODE) this.setEntry(w, type === CONTRACT_CODE);
     }
@@ -99,7 +96,7 @@ export class SorobanStateIndex {
     const hash = toHex(key.ttl.keyHash);
     const t = this.byHash.get(hash) ?? { size: 0 };
     this.uncount(t);
-    if (t.liveUntil !== undefined) this.expiring.get(t.liveUntil)?.delete(hash);
+    if (t.liveUntil !== undefined) this.unexpire(t.liveUntil, hash);
     t.liveUntil = data?.ttl.liveUntilLedgerSeq;
     if (t.liveUntil !== undefined) {
       let set = this.expiring.get(t.liveUntil);
@@ -108,6 +105,11 @@ export class SorobanStateIndex {
       if (t.liveUntil < this.lowestLiveUntil) this.lowestLiveUntil = t.liveUntil;
     }
     this.store(hash, t);
+  }
+
+  private unexpire(liveUntil: number, hash: string): void {
+    const set = this.expiring.get(liveUntil);
+    if (set?.delete(hash) && set.size === 0) this.expiring.delete(liveUntil);
   }
 
   private uncount(t: Tracked): void {

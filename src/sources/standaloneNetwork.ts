@@ -33,6 +33,8 @@ import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/state
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
+/** LedgerEntryTypes: contract data, contract code, config settings, TTLs are consecutive. */
+const CONTRACT_DATA = 6, TTL = 9;
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -113,10 +115,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.soroban = { ...soroban, config };
   }
 
-  /** Reads every contract entry once (the standalone network's state is small). */
+  /** Reads every contract entry and TTL once, at start. */
   private loadSorobanState(soroban: SorobanEnv): SorobanStateIndex {
     const index = new SorobanStateIndex((bytes, isCode) => (isCode ? soroban.host.entrySizeForRent(bytes) : bytes.length));
-    index.apply(this.store.allEntries());
+    index.apply(this.store.entriesOfTypes(CONTRACT_DATA, TTL));
     return index;
   }
 

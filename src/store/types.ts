@@ -111,6 +111,8 @@ export interface StoreReader {
   entry(key: Uint8Array): StoredEntry | undefined;
   /** Every current entry, in key order (publishing a history-archive checkpoint reads them all). */
   allEntries(): Iterable<StoredEntry>;
+  /** The current entries whose LedgerEntryType is in [first, last], in key order. */
+  entriesOfTypes(first: number, last: number): Iterable<StoredEntry>;
   transactionByHash(hash: Uint8Array): StoredTransaction | undefined;
   /** Transactions with toid >= fromId, ascending, at most `limit`. */
   transactionsFrom(fromId: bigint, limit: number): StoredTransaction[];

@@ -16,6 +16,17 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
   }
 }
 
+/** The LedgerEntryType of a LedgerKey XDR (its first word), without decoding it. */
+export const ledgerKeyType = (keyXdr: Uint8Array): number =>
+  ((keyXdr[0] << 24) | (keyXdr[1] << 16) | (keyXdr[2] << 8) | keyXdr[3]) >>> 0;
+
+/** Contract data and code: the entries that have a TTL. */
+export const isSorobanKey = (key: LedgerKey): boolean => key.type === 6 || key.type === 7;
+
+/** Contract code and persistent contract data are archived when their TTL lapses; temporary data is deleted. */
+export const isPersistentKey = (key: LedgerKey): boolean =>
+  key.type === 7 || (key.type === 6 && key.contractData.durability === 1);
+
 /** Contract data and code live as long as their TTL entry, keyed by the hash of their own key. */
 export const ttlKeyFor = (key: LedgerKey): Extract<LedgerKey, { type: 9 }> => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });
 

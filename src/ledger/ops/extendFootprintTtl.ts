@@ -2,8 +2,8 @@
 // `ledger + extendTo`, paying rent from the refundable fee (stellar-core's ExtendFootprintTTLOpFrame).
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
-import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entrySizeProblem, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
+import { isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';

@@ -4,8 +4,8 @@
 // rent and events to the refundable fee.
 import { xdr } from '@stellar/stellar-sdk';
 import { decodeLedgerEntry, encodeLedgerEntry, sha256 } from '../../xdr/codec.ts';
-import { keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entrySizeProblem, isPersistentKey, isSorobanKey, ttlEntry } from '../soroban/context.ts';
+import { isPersistentKey, isSorobanKey, keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import { failWith, isAssetValid, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { budgetExceeded, ErrorCode, ErrorType, networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';

@@ -5,8 +5,8 @@
 // (stored without a TTL) is written back with a new one.
 import type { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
-import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import { entrySizeProblem, isPersistentKey, ttlEntry } from '../soroban/context.ts';
+import { isPersistentKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
 import { failWith, succeed } from './accounts.ts';
 import type { OpHandler, OpOutcome } from './types.ts';

@@ -69,12 +69,6 @@ export interface SorobanOpContext {
 export const ttlEntry = (keyHash: Uint8Array, liveUntilLedgerSeq: number): xdr.LedgerEntryWire =>
   ({ lastModifiedLedgerSeq: 0, data: { type: 9, ttl: { keyHash, liveUntilLedgerSeq } }, ext: { v: 0 } });
 
-export const isSorobanKey = (key: xdr.LedgerKeyWire): boolean => key.type === 6 || key.type === 7;
-
-/** Contract code and persistent contract data are archived when their TTL lapses; temporary data is deleted. */
-export const isPersistentKey = (key: xdr.LedgerKeyWire): boolean =>
-  key.type === 7 || (key.type === 6 && key.contractData.durability === 1);
-
 /** stellar-core's validateContractLedgerEntry: core's error for a code or data entry above the network's size limits. */
 export function entrySizeProblem(key: xdr.LedgerKeyWire, entryBytes: number, config: SorobanNetworkConfig): NetworkError | undefined {
   if (key.type === 7 && entryBytes > config.maxContractSizeBytes) {

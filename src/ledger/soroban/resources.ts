@@ -3,11 +3,10 @@
 // itself is the host's (native `resourceFee`), so it is the network's to the stroop.
 import { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerKey } from '../../xdr/codec.ts';
-import { keyId } from '../../xdr/ledgerKeys.ts';
+import { isPersistentKey, isSorobanKey, keyId } from '../../xdr/ledgerKeys.ts';
 import type { NativeSorobanApplier, ResourceUse } from '../../host/native.ts';
 import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
-import { isPersistentKey, isSorobanKey } from './context.ts';
 import { isAssetValid, isIssuer } from '../ops/accounts.ts';
 import { ErrorCode, ErrorType, limitExceeded, type NetworkError } from './diagnostics.ts';
 import { u64Val } from '../../xdr/scVals.ts';

@@ -54,6 +54,7 @@ export class SqliteStore implements Store {
       newest: p('SELECT * FROM ledgers ORDER BY sequence DESC LIMIT 1'),
       entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
       allEntries: p('SELECT key, entry, last_modified FROM ledger_entries ORDER BY key'),
+      entriesInKeyRange: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? AND key < ? ORDER BY key'),
       clearEntries: p('DELETE FROM ledger_entries'),
       txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
                    JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
@@ -207,10 +208,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  *allEntries(): Iterable<StoredEntry> {
-    for (const r of this.st.allEntries.iterate() as Iterable<Row>) {
-      yield { key: r.key as Uint8Array, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) };
-    }
+  allEntries(): Iterable<StoredEntry> { return storedEntries(this.st.allEntries.iterate()); }
+
+  entriesOfTypes(first: number, last: number): Iterable<StoredEntry> {
+    // a LedgerKey's XDR starts with its type (big-endian u32), so one type range is one key range
+    const bound = (type: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, type); return b; };
+    return storedEntries(this.st.entriesInKeyRange.iterate(bound(first), bound(last + 1)));
   }
 
   ledgerRange(): LedgerRange | undefined { return this.range; }
@@ -271,4 +274,10 @@ function txFromRow(r: Row): StoredTransaction {
     envelope: r.envelope as Uint8Array, result: r.result as Uint8Array, meta: r.meta as Uint8Array,
     events: JSON.parse(String(r.events)), closeTime: Number(r.close_time),
   };
+}
+
+function* storedEntries(rows: Iterable<unknown>): Iterable<StoredEntry> {
+  for (const r of rows as Iterable<Row>) {
+    yield { key: r.key as Uint8Array, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) };
+  }
 }

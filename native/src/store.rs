@@ -10,14 +10,52 @@
 //! `SnapshotSource` lives in `simulate/storage.rs`). Only the ledger header is decoded here, with
 //! the current line's types: its layout is the same at both protocols, and its protocol version is
 //! what picks the line.
+//!
+//! These reads go through the SQLite library inside Node (node:sqlite's), never a copy of our own.
+//! SQLite coordinates the connections of one process through state private to each copy of the
+//! library (POSIX locks do not separate threads of one process): a second copy in the process sees
+//! none of the first's locks, so on its first use of the WAL index it takes itself for the only
+//! user and truncates the index under the writer (a Bus error, or a lost commit), and the writer's
+//! checkpoints overwrite pages our readers still use. So the addon is also a SQLite loadable
+//! extension: Node loads it into one node:sqlite connection (src/host/native.ts), SQLite hands
+//! [`sqlite3_lumennative_init`] its API table, and every rusqlite call goes through that table.
 
 use anyhow::{bail, Context, Result};
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{ffi, Connection, OpenFlags, OptionalExtension};
 use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, Limits, ReadXdr};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::os::raw::{c_char, c_int};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// Set once SQLite has handed us its API table.
+static SQLITE_ATTACHED: AtomicBool = AtomicBool::new(false);
+
+/// The entry point SQLite calls when a connection loads this library as an extension. Only the API
+/// table is kept; the connection itself is the caller's.
+///
+/// # Safety
+/// Called by SQLite's extension loader with its own API table.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_lumennative_init(
+    _db: *mut ffi::sqlite3,
+    _pz_err_msg: *mut *mut c_char,
+    p_api: *mut ffi::sqlite3_api_routines,
+) -> c_int {
+    if p_api.is_null() {
+        return ffi::SQLITE_ERROR;
+    }
+    match ffi::rusqlite_extension_init2(p_api) {
+        Ok(()) => {
+            SQLITE_ATTACHED.store(true, Ordering::Release);
+            // the library is Node's addon too: SQLite must not unload it with this connection
+            ffi::SQLITE_OK_LOAD_PERMANENTLY
+        }
+        Err(_) => ffi::SQLITE_ERROR,
+    }
+}
 
 /// Idle connections kept per database path.
 const MAX_IDLE_PER_PATH: usize = 16;
@@ -25,6 +63,9 @@ const MAX_IDLE_PER_PATH: usize = 16;
 static POOL: Mutex<Option<HashMap<String, Vec<Connection>>>> = Mutex::new(None);
 
 fn take_connection(path: &str) -> Result<Connection> {
+    if !SQLITE_ATTACHED.load(Ordering::Acquire) {
+        bail!("the addon has no SQLite library: load it through src/host/native.ts, which hands it node:sqlite's");
+    }
     if let Some(conn) = POOL
         .lock()
         .ok()

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 
 export interface NativeLedgerInput {
@@ -228,12 +229,33 @@ export function loadNative(): NativeAddon {
       '(needs a Rust toolchain, rustc >= 1.88); `npm ci` builds it unless LUMEN_SKIP_NATIVE=1',
     );
   }
+  let addon: NativeAddon;
   try {
-    loaded = createRequire(import.meta.url)(path) as NativeAddon;
+    addon = createRequire(import.meta.url)(path) as NativeAddon;
   } catch (e) {
     throw new HostUnavailableError(`cannot load the Soroban host addon ${path}: ${(e as Error).message}`);
   }
+  attachSqlite(path);
+  loaded = addon;
   return loaded;
+}
+
+/**
+ * Gives the addon node:sqlite's SQLite library. The addon reads the database on its own threads,
+ * and it must do so through the same copy of SQLite as the store: two copies in one process cannot
+ * see each other's locks (see native/src/store.rs). The addon file is also a SQLite extension;
+ * loading it into a throwaway connection hands it the library's API table. The file is the one
+ * Node just loaded, so the dynamic loader returns that same instance.
+ */
+function attachSqlite(path: string): void {
+  const db = new DatabaseSync(':memory:', { allowExtension: true });
+  try {
+    db.loadExtension(path, 'sqlite3_lumennative_init');
+  } catch (e) {
+    throw new HostUnavailableError(`cannot give the Soroban host addon ${path} node:sqlite's library: ${(e as Error).message}`);
+  } finally {
+    db.close();
+  }
 }
 
 /** True when the addon can be loaded (for code paths that can run without the host). */

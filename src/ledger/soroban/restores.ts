@@ -7,9 +7,10 @@
 // ledger, and its TTL with the restored live-until ledger. A RestoreFootprint of an entry still in the
 // live state writes only the TTL; core lists the entry itself as RESTORED too, unchanged.
 //
-// One known difference: when a contract extends the TTL of an entry it auto-restored from the live
-// state in the same call, core's RESTORED for the TTL carries the old, lapsed live-until ledger; here
-// it carries the restored one (the UPDATED that follows is the same).
+// When the operation changed or deleted a key that was in the live state (a STATE opens its changes),
+// core turns that STATE into the RESTORED, stamped with the ledger. For the entry that is the restored
+// value anyway; for a TTL the contract extended, it is the old, lapsed live-until ledger (core's
+// TransactionMeta.cpp does so, and a consumer comparing our metas with core's sees the same).
 import { encodeLedgerEntry, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../../xdr/codec.ts';
 import { keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 
@@ -55,7 +56,7 @@ export function withRestores(changes: LedgerEntryChange[], restores: readonly Re
       // LedgerTxn writes a STATE followed by the UPDATED or REMOVED of the same key
       const next = changes[++i];
       if (next?.type === 1 && sameEntry(next.updated, restored)) out.push({ type: 4, restored: next.updated });
-      else out.push({ type: 4, restored }, ...(next ? [next] : []));
+      else out.push({ type: 4, restored: { ...c.state, lastModifiedLedgerSeq: ledgerSeq } }, ...(next ? [next] : []));
     } else if (c.type === 0) {
       if (sameEntry(c.created, restored)) out.push({ type: 4, restored: c.created });
       else out.push({ type: 4, restored }, { type: 1, updated: c.created });

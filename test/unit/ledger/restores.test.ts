@@ -53,7 +53,22 @@ test('an invocation that deletes the restored entry: RESTORED then REMOVED, for 
   const changes: LedgerEntryChange[] = [
     { type: 3, state: data(7, 40) }, { type: 2, removed: key }, { type: 3, state: ttl(450, 300) }, { type: 2, removed: ttlKeyFor(key) },
   ];
-  assert.deepEqual(shape(withRestores(changes, [restore], L)), [[4, 6, L, 7], [2, 6, undefined, undefined], [4, 9, L, L + 99], [2, 9, undefined, undefined]]);
+  // the TTL's RESTORED is its STATE (the lapsed live-until ledger) stamped with the ledger, as core writes it
+  assert.deepEqual(shape(withRestores(changes, [restore], L)), [[4, 6, L, 7], [2, 6, undefined, undefined], [4, 9, L, 450], [2, 9, undefined, undefined]]);
+});
+
+test('an invocation that extends the TTL of an entry restored from the live state: RESTORED (the lapsed TTL) then UPDATED', () => {
+  const changes: LedgerEntryChange[] = [
+    { type: 3, state: ttl(450, 300) }, { type: 1, updated: ttl(L + 1000, L) }, { type: 3, state: data(7, 40) }, { type: 1, updated: data(7, L) },
+  ];
+  assert.deepEqual(shape(withRestores(changes, [restore], L)), [[4, 9, L, 450], [1, 9, L, L + 1000], [4, 6, L, 7]]);
+});
+
+test('an invocation that extends the TTL of an entry restored from the hot archive: RESTORED (the restored TTL) then UPDATED', () => {
+  const changes: LedgerEntryChange[] = [
+    { type: 0, created: ttl(L + 1000, L) }, { type: 3, state: data(7, 40) }, { type: 1, updated: data(7, L) },
+  ];
+  assert.deepEqual(shape(withRestores(changes, [restore], L)), [[4, 9, L, L + 99], [1, 9, L, L + 1000], [4, 6, L, 7]]);
 });
 
 test('changes of other keys pass through; no restores, no change', () => {

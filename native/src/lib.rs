@@ -11,6 +11,12 @@
 //! XDR crosses the boundary as base64 strings (what the JSON-RPC API carries), except the genesis
 //! entries, which are raw XDR bytes for the storage layer.
 
+// The host allocates and frees many small objects per call (XDR values, host objects, events): under
+// glibc malloc, malloc/realloc/free took about 15% of a counter simulation (perf, 2026-11-22), and
+// the same simulation runs about 14% faster on mimalloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod apply;
 mod config;
 mod ingest;

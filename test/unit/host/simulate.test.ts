@@ -104,6 +104,16 @@ test('an invocation returns its value, footprint, fee, cost and diagnostic event
   assert.deepEqual(r.stateChanges, []);
 });
 
+test('a contract growing its linear memory finds the new pages zero and its data kept', async () => {
+  // The addon maps large zeroed blocks (linear memories) straight from the kernel and grows them in
+  // place (native/src/allocator.rs): this runs that path in simulation, twice on one host thread.
+  for (let i = 0; i < 2; i++) {
+    const r = await sim.invoke({ operationXdr: invokeOp(contractId, 'grow', []), sourceAccount: ROOT });
+    assert.equal(r.error, undefined, r.error);
+    assert.deepEqual(decodeScVal(r.result!.xdr), u32(0x1239));
+  }
+});
+
 test('the whole envelope can be given instead of the operation', async () => {
   const op = invokeOp(contractId, 'hello', []);
   const fromEnvelope = await sim.invoke({ transactionXdr: envelope(op, rootAccount) }, { prngSeed: SEED });

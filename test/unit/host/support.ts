@@ -51,15 +51,24 @@ const section = (id: number, body: number[]): number[] => [id, ...uleb(body.leng
 const I64 = 0x7e;
 const OP = {
   unreachable: 0x00, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, call: 0x10, drop: 0x1a,
-  localGet: 0x20, localSet: 0x21, i64Const: 0x42, i64Eq: 0x51, i64Add: 0x7c, i64Sub: 0x7d,
+  localGet: 0x20, localSet: 0x21, i64Load: 0x29, i64Store: 0x37, memoryGrow: 0x40, i32Const: 0x41, i64Const: 0x42,
+  i64Eq: 0x51, i64Add: 0x7c, i64Sub: 0x7d, i64Or: 0x84, i64Shl: 0x86,
 };
 const i64Const = (v: bigint): number[] => [OP.i64Const, ...sleb(v)];
+const i32Const = (v: number): number[] => [OP.i32Const, ...sleb(BigInt(v))];
+/** i64.load / i64.store at a constant address (alignment 8, offset 0). */
+const load64 = (address: number): number[] => [...i32Const(address), OP.i64Load, 3, 0];
+const store64 = (address: number, value: bigint): number[] => [...i32Const(address), ...i64Const(value), OP.i64Store, 3, 0];
+/** Linear memory at instantiation, in 64 KiB pages: as large as a Soroban SDK contract's. */
+export const MEMORY_PAGES = 17;
+const GROW_PAGES = 16;
 
 /**
  * A module for hosts of `protocol` (its interface version; a host refuses newer ones).
  * Exports: `hello() -> 42u32`, `add(a: u32, b: u32) -> u32`, `fail()` (returns Error(Contract, #1)),
- * `trap()` (wasm unreachable), `spin()` (loops until the budget runs out) and
- * `incr(by: u32) -> u32` (adds to a persistent counter stored under the key 0u32).
+ * `trap()` (wasm unreachable), `spin()` (loops until the budget runs out),
+ * `incr(by: u32) -> u32` (adds to a persistent counter stored under the key 0u32) and `grow() -> u32`
+ * (grows the linear memory; 0x1239 when the new pages read zero and the old ones kept their data).
  */
 export function testContractWasm(protocol = PROTOCOL): Uint8Array {
   const types = [
@@ -84,6 +93,19 @@ export function testContractWasm(protocol = PROTOCOL): Uint8Array {
     { name: 'trap', type: 0, locals: 0, body: [OP.unreachable] },
     { name: 'spin', type: 0, locals: 0, body: [OP.loop, 0x40, OP.br, 0, OP.end, ...i64Const(2n)] },
     {
+      // Writes 0x1234 low in memory, grows the memory by GROW_PAGES, then adds up: the first word of the
+      // new pages (zero), the same word after storing 5 there, and the low word (still 0x1234).
+      name: 'grow', type: 0, locals: 0, body: [
+        ...store64(1000, 0x1234n),
+        ...i32Const(GROW_PAGES), OP.memoryGrow, 0, OP.drop,
+        ...load64(MEMORY_PAGES * 65536 + 8),
+        ...store64(MEMORY_PAGES * 65536 + 8, 5n),
+        ...load64(MEMORY_PAGES * 65536 + 8), OP.i64Add,
+        ...load64(1000), OP.i64Add,
+        ...i64Const(32n), OP.i64Shl, ...i64Const(4n), OP.i64Or, // as a U32Val
+      ],
+    },
+    {
       name: 'incr', type: 1, locals: 1, body: [
         ...i64Const(KEY), ...i64Const(PERSISTENT), OP.call, HAS, ...i64Const(1n), OP.i64Eq,
         OP.if, I64, ...i64Const(KEY), ...i64Const(PERSISTENT), OP.call, GET, OP.else, ...i64Const(u32Val(0)), OP.end,
@@ -106,6 +128,7 @@ export function testContractWasm(protocol = PROTOCOL): Uint8Array {
     ...section(1, vec(types)),
     ...section(2, vec(imports)),
     ...section(3, vec(funcs.map((f) => uleb(f.type)))),
+    ...section(5, vec([[0x00, ...uleb(MEMORY_PAGES)]])),
     ...section(7, vec(funcs.map((f, i) => [...name(f.name), 0x00, ...uleb(firstLocal + i)]))),
     ...section(10, vec(codes)),
     ...section(0, [...name('contractenvmetav0'), ...envMeta]),

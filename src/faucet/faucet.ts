@@ -116,12 +116,16 @@ function problem(status: number, detail: string): FaucetAnswer {
   return { status, body: { type: 'about:blank', title: status === 400 ? 'Bad Request' : 'Internal Server Error', status, detail } };
 }
 
-/** The answer clients look for: JS requestAirdrop treats "createAccountAlreadyExist" as already funded. */
+/**
+ * An account that exists already: HTTP 400, with both texts clients take for "already funded".
+ * stellar-cli's `keys fund` looks for today's friendbot text ("account already funded to starting
+ * balance"), the JS SDK's requestAirdrop for the failed CreateAccount result the older friendbot sent.
+ */
 function alreadyFunded(): FaucetAnswer {
   const result: xdr.TransactionResultWire = {
     feeCharged: 100n,
     result: { code: -1, results: [{ code: 0, tr: { type: 0, createAccountResult: { code: -4 } } }] },
     ext: { v: 0 },
   };
-  return problem(400, `createAccountAlreadyExist (${toBase64(xdr.TransactionResult.schema.encode(result))})`);
+  return problem(400, `account already funded to starting balance; createAccountAlreadyExist (${toBase64(xdr.TransactionResult.schema.encode(result))})`);
 }

@@ -1,6 +1,8 @@
 // Transactions waiting for a ledger, with stellar-core's admission rules: one pending transaction per
 // source account (a fee bump may replace it by paying at least ten times the fee rate), a size limit,
-// and a ban on transactions that sat through four ledgers without getting in.
+// and a ban on transactions that sat through four ledgers without getting in and, as core's
+// removeApplied does, on transactions just applied (sent again, they are TRY_AGAIN_LATER for the
+// ban's ten ledgers, then invalid: their sequence number is used).
 import { toHex } from '../xdr/codec.ts';
 import { feeRate, type TransactionFrame } from './transactionFrame.ts';
 
@@ -74,11 +76,14 @@ export class TransactionQueue {
     return out;
   }
 
-  /** After a close: drop what got in, age the rest, ban what waited too long. */
+  /** After a close: drop and ban what got in, age the rest, ban what waited too long. */
   ledgerClosed(included: TransactionFrame[]): void {
-    for (const f of included) this.remove(f.hashHex);
     for (const [hash, left] of this.banned) {
       if (left <= 1) this.banned.delete(hash); else this.banned.set(hash, left - 1);
+    }
+    for (const f of included) {
+      this.remove(f.hashHex);
+      this.banned.set(f.hashHex, BAN_DEPTH);
     }
     for (const q of [...this.queued.values()]) {
       q.age++;

@@ -210,7 +210,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const hash = frame.hash;
     const admission = this.queue.admit(frame);
     if (admission.status !== 'PENDING') return { status: admission.status, hash };
-    if (this.store.transactionByHash(hash)) return { status: 'DUPLICATE', hash };
     const ledger = this.nextLedgerContext();
     const ltx = new LedgerTxn(this.state, ledger.ledgerSeq);
     const pendingFees = this.queue.pendingFees(toHex(frame.feeSourceId.ed25519), admission.replaces);

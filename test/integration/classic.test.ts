@@ -25,9 +25,13 @@ describe('classic transactions over JSON-RPC (JS SDK)', () => {
     assert.equal(account.accountId(), kp.publicKey());
     assert.equal((await accountEntry(s, kp.publicKey())).balance, 10_000n * XLM);
     // a second funding of the same account is refused as clients expect
+    assert.equal((await s.requestAirdrop(kp.publicKey())).accountId(), kp.publicKey(), 'the JS SDK takes it as funded');
     const again = await fetch(`${node.url}/friendbot?addr=${kp.publicKey()}`);
     assert.equal(again.status, 400);
-    assert.match(((await again.json()) as { detail: string }).detail, /createAccountAlreadyExist/);
+    // the texts stellar-cli and the JS SDK each take for "already funded"
+    const { detail } = (await again.json()) as { detail: string };
+    assert.match(detail, /account already funded to starting balance/);
+    assert.match(detail, /createAccountAlreadyExist/);
   });
 
   it('creates an account and pays it natively; balances add up', async () => {
@@ -131,7 +135,7 @@ describe('classic transactions over JSON-RPC (JS SDK)', () => {
     assert.equal((await accountEntry(s, a.publicKey())).balance, 9_999n * XLM);
   });
 
-  it('bad sequence is ERROR txBAD_SEQ; resubmission is DUPLICATE; an underfunded payment is FAILED', async () => {
+  it('bad sequence is ERROR txBAD_SEQ; an applied transaction sent again is TRY_AGAIN_LATER (banned, as core does); an underfunded payment is FAILED', async () => {
     const a = await funded(s);
     const account = await s.getAccount(a.publicKey());
     account.incrementSequenceNumber(); // now one ahead of what the ledger expects
@@ -148,7 +152,7 @@ describe('classic transactions over JSON-RPC (JS SDK)', () => {
     assert.equal(done.status, 'FAILED'); // no such destination
     assert.equal(firstOpCode(done.resultXdr!.toXdr()), -5 /* PAYMENT_NO_DESTINATION */);
     const again = await s.sendTransaction(tx);
-    assert.equal(again.status, 'DUPLICATE');
+    assert.equal(again.status, 'TRY_AGAIN_LATER');
     assert.equal(again.hash, sent.hash);
 
     const broke = (await builder(s, a)).addOperation(Operation.payment({ destination: (await funded(s)).publicKey(), asset: Asset.native(), amount: '50000' })).build();

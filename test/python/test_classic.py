@@ -67,8 +67,9 @@ def test_fund_pay_and_read_back(node_url):
     entries = server.get_ledger_entries([_account_key(b.public_key)])
     assert len(entries.entries) == 1 and entries.entries[0].last_modified_ledger == done.ledger
 
+    # sent again, the applied transaction is banned for a while, as stellar-core bans it
     again = server.send_transaction(tx)
-    assert again.status == SendTransactionStatus.DUPLICATE
+    assert again.status == SendTransactionStatus.TRY_AGAIN_LATER
 
 
 def test_bad_sequence_is_error(node_url):

@@ -1,5 +1,5 @@
 // The queue's admission rules: duplicates, one pending transaction per source, replace-by-fee, the
-// size limit, and the ban after four ledgers without inclusion.
+// size limit, the ban after four ledgers without inclusion, and the ban of applied transactions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
@@ -65,6 +65,22 @@ describe('TransactionQueue', () => {
     assert.equal(q.has(f.hashHex), false);
     assert.equal(q.admit(f).status, 'TRY_AGAIN_LATER');
     for (let i = 0; i < BAN_DEPTH; i++) q.ledgerClosed([]);
+    assert.equal(q.admit(f).status, 'PENDING');
+  });
+
+  it('bans an applied transaction for the ban depth, as core does, so a resend is TRY_AGAIN_LATER', () => {
+    const q = new TransactionQueue(1000);
+    const f = frame(Keypair.random(), '1');
+    q.add(f);
+    q.ledgerClosed([f]);
+    assert.equal(q.has(f.hashHex), false);
+    for (let i = 0; i < BAN_DEPTH - 1; i++) {
+      assert.equal(q.admit(f).status, 'TRY_AGAIN_LATER', `${i + 1} ledgers after`);
+      q.ledgerClosed([]);
+    }
+    assert.equal(q.admit(f).status, 'TRY_AGAIN_LATER', `${BAN_DEPTH} ledgers after`);
+    q.ledgerClosed([]);
+    // the queue lets it through; validation then finds its sequence number used (txBAD_SEQ)
     assert.equal(q.admit(f).status, 'PENDING');
   });
 

@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { frameRecord } from '../sources/recordMarked.ts';
 import { decodeLedgerKey, sha256, toHex } from '../xdr/codec.ts';
-import { isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { EntryType, isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { StoreReader } from '../store/types.ts';
 import {
   HAS_VERSION_BEFORE_HOT_ARCHIVE, HAS_VERSION_WITH_HOT_ARCHIVE, ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath,
@@ -54,7 +54,7 @@ const LIVE_BUCKET_LIST = 0;
 const HOT_ARCHIVE_BUCKET_LIST = 1;
 const LIVEENTRY = new Uint8Array([0, 0, 0, 0]);
 const HOT_ARCHIVE_ARCHIVED = new Uint8Array([0, 0, 0, 0]);
-const CONTRACT_DATA = 6, CONTRACT_CODE = 7, TTL = 9;
+const { CONTRACT_DATA, CONTRACT_CODE, TTL } = EntryType;
 /** Uncompressed bytes per gzip member: bounds memory whatever the state's size. */
 const GZIP_MEMBER_BYTES = 4 * 1024 * 1024;
 

@@ -18,7 +18,7 @@
 // Stored archived entries therefore have no TTL entry.
 import type { StateSink, StoreWriter } from '../store/types.ts';
 import { encodeLedgerKey, type LedgerEntry } from '../xdr/codec.ts';
-import { ledgerKeyOf, ttlKeyFor } from '../xdr/ledgerKeys.ts';
+import { isPersistentKey, ledgerKeyOf, ttlKeyFor } from '../xdr/ledgerKeys.ts';
 import { readHotArchiveBucket, readLiveBucket, BucketFormatError } from './bucketReader.ts';
 import type { HistoryArchive } from './historyArchive.ts';
 import { assertCheckpoint, bucketsOldestFirst, type HistoryArchiveState } from './historyArchiveState.ts';
@@ -49,8 +49,6 @@ export interface BootstrapResult {
   entries: number;
   bytes: number;
 }
-
-const CONTRACT_DATA = 6, CONTRACT_CODE = 7, PERSISTENT = 1;
 
 /**
  * Replaces the store's ledger state with the state at `checkpointLedger` (default: the archive's
@@ -119,11 +117,9 @@ export async function bootstrapState(
 }
 
 function putArchived(sink: StateSink, entry: LedgerEntry, entryXdr: Uint8Array, what: string): void {
-  const d = entry.data;
-  const archivable = d.type === CONTRACT_CODE || (d.type === CONTRACT_DATA && d.contractData.durability === PERSISTENT);
+  const key = ledgerKeyOf(entry.data);
   // Anything else would be put over live state unchecked (only contract entries have TTLs).
-  if (!archivable) throw new BucketFormatError(`${what}: archived entry of type ${d.type}; only persistent contract data and contract code can be archived`);
-  const key = ledgerKeyOf(d);
+  if (!isPersistentKey(key)) throw new BucketFormatError(`${what}: archived entry of type ${entry.data.type}; only persistent contract data and contract code can be archived`);
   if (sink.has(encodeLedgerKey(ttlKeyFor(key)))) return;
   sink.put(encodeLedgerKey(key), entryXdr, entry.lastModifiedLedgerSeq);
 }

@@ -15,15 +15,12 @@
 // averageAfterLedger below) and stores its window through this same derivation, so a node following
 // it derives the same entry.
 import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, type LedgerEntry } from '../xdr/codec.ts';
-import { ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { ConfigSettingId, EntryType, configSettingKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { IngestBatch } from '../store/types.ts';
 
-const STATE_ARCHIVAL = 10;
-const LIVE_SOROBAN_STATE_SIZE_WINDOW = 12;
-const configKey = (id: number) => encodeLedgerKey({ type: 8, configSetting: { configSettingId: id } });
-export const WINDOW_KEY = configKey(LIVE_SOROBAN_STATE_SIZE_WINDOW);
-const ARCHIVAL_KEY = configKey(STATE_ARCHIVAL);
-const CONFIG_SETTING = 8;
+const { STATE_ARCHIVAL, LIVE_SOROBAN_STATE_SIZE_WINDOW } = ConfigSettingId;
+export const WINDOW_KEY = encodeLedgerKey(configSettingKey(LIVE_SOROBAN_STATE_SIZE_WINDOW));
+const ARCHIVAL_KEY = encodeLedgerKey(configSettingKey(STATE_ARCHIVAL));
 
 /** The floor of the window's mean, as core computes it. */
 export function windowAverage(window: readonly bigint[]): bigint {
@@ -77,7 +74,7 @@ export class StateSizeWindow {
     // an upgrade in this ledger may have written either entry already
     let windowWrite = -1;
     batch.entryWrites.forEach((w, i) => {
-      if (ledgerKeyType(w.key) !== CONFIG_SETTING) return;
+      if (ledgerKeyType(w.key) !== EntryType.CONFIG_SETTING) return;
       if (bytesEqual(w.key, WINDOW_KEY)) { windowWrite = i; this.window = decoded(w.entry); }
       else if (bytesEqual(w.key, ARCHIVAL_KEY)) this.archival = decoded(w.entry);
     });

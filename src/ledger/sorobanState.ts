@@ -6,11 +6,9 @@
 // The live state is every contract data and code entry that has a TTL entry, expired or not (core
 // counts an expired entry until it is evicted). An entry without one was evicted to the hot archive.
 import { decodeLedgerEntry, decodeLedgerKey, sha256, toHex, type LedgerKey } from '../xdr/codec.ts';
-import { ledgerKeyType, ttlKeyFor } from '../xdr/ledgerKeys.ts';
+import { EntryType, ledgerKeyType, ttlKeyFor } from '../xdr/ledgerKeys.ts';
 
-const CONTRACT_DATA = 6;
-const CONTRACT_CODE = 7;
-const TTL = 9;
+const { CONTRACT_DATA, CONTRACT_CODE, TTL } = EntryType;
 
 interface Tracked {
   key?: LedgerKey;

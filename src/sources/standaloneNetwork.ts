@@ -11,7 +11,7 @@ import { accountKey, bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLed
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { candidateSignatures, rememberVerified } from '../ledger/signatures.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
-import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import { EntryType, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
@@ -33,8 +33,6 @@ import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/state
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
-/** LedgerEntryTypes: contract data, contract code, config settings, TTLs are consecutive. */
-const CONTRACT_DATA = 6, TTL = 9;
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -118,7 +116,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Reads every contract entry and TTL once, at start. */
   private loadSorobanState(soroban: SorobanEnv): SorobanStateIndex {
     const index = new SorobanStateIndex((bytes, isCode) => (isCode ? soroban.host.entrySizeForRent(bytes) : bytes.length));
-    index.apply(this.store.entriesOfTypes(CONTRACT_DATA, TTL));
+    // contract data, contract code, config settings and TTLs are consecutive types
+    index.apply(this.store.entriesOfTypes(EntryType.CONTRACT_DATA, EntryType.TTL));
     return index;
   }
 

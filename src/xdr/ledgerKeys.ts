@@ -16,6 +16,19 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
   }
 }
 
+/** LedgerEntryType values the node tells apart by number (keys and entries share them). */
+export const EntryType = { CONTRACT_DATA: 6, CONTRACT_CODE: 7, CONFIG_SETTING: 8, TTL: 9 } as const;
+
+/** ConfigSettingID values (Stellar-contract-config-setting.x) the node reads by name. */
+export const ConfigSettingId = {
+  CONTRACT_MAX_SIZE_BYTES: 0, CONTRACT_COMPUTE_V0: 1, CONTRACT_LEDGER_COST_V0: 2, CONTRACT_EVENTS_V0: 4,
+  CONTRACT_BANDWIDTH_V0: 5, CONTRACT_DATA_KEY_SIZE_BYTES: 8, CONTRACT_DATA_ENTRY_SIZE_BYTES: 9,
+  STATE_ARCHIVAL: 10, LIVE_SOROBAN_STATE_SIZE_WINDOW: 12, CONTRACT_LEDGER_COST_EXT_V0: 15,
+} as const;
+
+/** The key of one network configuration entry. */
+export const configSettingKey = (id: number): LedgerKey => ({ type: 8, configSetting: { configSettingId: id } });
+
 /** The LedgerEntryType of a LedgerKey XDR (its first word), without decoding it. */
 export const ledgerKeyType = (keyXdr: Uint8Array): number =>
   ((keyXdr[0] << 24) | (keyXdr[1] << 16) | (keyXdr[2] << 8) | keyXdr[3]) >>> 0;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Account, Asset, Keypair, Operation, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import {
-  PASSPHRASE, archivedIndexes, clientFor, contractDataKey, expectSuccess, invoke, invokeOp, sendAndPoll, sym, u64, uploadAndDeploy,
+  PASSPHRASE, archivedIndexes, clientFor, contractDataKey, expectSuccess, invoke, invokeOp, sendAndPoll, sym, u32, u64, uploadAndDeploy,
 } from './support/contracts.ts';
 import { builder } from './support/sdk.ts';
 import { pageToEnd } from './support/events.ts';
@@ -221,6 +221,9 @@ test('B keeps what A evicts as A does, and derives A\'s state-size window from t
     const restored = await invoke(s, alice, invokeOp(contractId, 'get_persistent', sym('p')));
     assert.equal(restored.value, 11n);
     await waitFor('B to store the restore', async () => ((await ledgerEntry(b!, p))?.[1] ?? 0) > 0);
+    // restored entries live only 24 ledgers here: keep p live past the next sample ledger, so that
+    // the sample taken there counts it (otherwise it depends on where the restore fell)
+    await invoke(s, alice, invokeOp(contractId, 'extend_persistent', sym('p'), u32(200), u32(200)));
 
     // past a sample ledger (every 64th), B's window entry is A's, sample for sample
     const sampleLedger = (Math.floor((await latest(a)) / 64) + 1) * 64;

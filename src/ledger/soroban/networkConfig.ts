@@ -2,13 +2,7 @@
 // same entries simulation reads), so validation and the host always agree on the configuration.
 import { xdr } from '@stellar/stellar-sdk';
 import { encodeLedgerEntry, type LedgerEntry, type LedgerKey } from '../../xdr/codec.ts';
-
-/** ConfigSettingID values (Stellar-contract-config-setting.x). */
-const ID = {
-  CONTRACT_MAX_SIZE_BYTES: 0, CONTRACT_COMPUTE_V0: 1, CONTRACT_LEDGER_COST_V0: 2, CONTRACT_EVENTS_V0: 4,
-  CONTRACT_BANDWIDTH_V0: 5, CONTRACT_DATA_KEY_SIZE_BYTES: 8, CONTRACT_DATA_ENTRY_SIZE_BYTES: 9,
-  STATE_ARCHIVAL: 10, LIVE_SOROBAN_STATE_SIZE_WINDOW: 12, CONTRACT_LEDGER_COST_EXT_V0: 15,
-} as const;
+import { ConfigSettingId as ID, configSettingKey } from '../../xdr/ledgerKeys.ts';
 /** Every ConfigSettingID this protocol defines. */
 const ALL_IDS = Array.from({ length: 21 }, (_, i) => i);
 
@@ -37,8 +31,6 @@ export interface SorobanNetworkConfig {
   /** The ConfigSetting LedgerEntries (XDR) themselves, for the host. */
   entries: Uint8Array[];
 }
-
-const configSettingKey = (id: number): LedgerKey => ({ type: 8, configSetting: { configSettingId: id } });
 
 /** Reads the configuration through `load`; undefined when the network has none (no Soroban). */
 export function loadSorobanNetworkConfig(load: (key: LedgerKey) => LedgerEntry | undefined): SorobanNetworkConfig | undefined {

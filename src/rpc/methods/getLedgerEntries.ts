@@ -8,7 +8,7 @@ import { internalError, invalidParams } from '../errors.ts';
 import {
   decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
 } from '../../xdr/codec.ts';
-import { ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { EntryType, isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoredEntry } from '../../store/types.ts';
 import type { Method } from './types.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
@@ -17,10 +17,6 @@ import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './sh
 
 export const MAX_LEDGER_ENTRY_KEYS = 200;
 const LEDGER_KEY_MAX_BYTES = 16 * 1024;
-const TTL = 9;
-const CONTRACT_DATA = 6;
-const CONTRACT_CODE = 7;
-const TEMPORARY = 0;
 
 // Hot keys (accounts, contract instances) are asked for again and again: remember their decoding,
 // and the rendering of an entry's value, which cannot change within one ledger.
@@ -43,7 +39,7 @@ function decodeKeyText(text: unknown, index: number): LedgerKey {
     try { key = decodeLedgerKey(bytes); } catch { key = undefined; }
   }
   if (!key) throw invalidParams(`cannot unmarshal key value ${String(text)} at index ${index}`);
-  if (key.type === TTL) throw invalidParams('ledger ttl entries cannot be queried directly');
+  if (key.type === EntryType.TTL) throw invalidParams('ledger ttl entries cannot be queried directly');
   return key;
 }
 
@@ -91,8 +87,7 @@ export const getLedgerEntries: Method = {
     if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
 
     const keyBytes = decoded.map((d) => d.keyBytes);
-    const isSoroban = (k: LedgerKey) => k.type === CONTRACT_DATA || k.type === CONTRACT_CODE;
-    const ttlKeyBytes = keys.map((k) => (isSoroban(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
+    const ttlKeyBytes = keys.map((k) => (isSorobanKey(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
     const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);
 
     const entries: Record<string, unknown>[] = [];
@@ -104,13 +99,13 @@ export const getLedgerEntries: Method = {
       if (ttlKey) {
         const ttl = stored.get(toBase64(ttlKey));
         const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
-        const until = liveUntil?.type === TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
+        const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
         if (until !== undefined && until < latest.sequence) {
-          if (key.type === CONTRACT_DATA && key.contractData.durability === TEMPORARY) return; // expired: gone
+          if (!isPersistentKey(key)) return; // expired temporary data: gone
           found.liveUntil = 0; // archived
         } else if (until !== undefined) {
           found.liveUntil = until;
-        } else if (key.type !== CONTRACT_DATA || key.contractData.durability !== TEMPORARY) {
+        } else if (isPersistentKey(key)) {
           // A persistent entry without a TTL entry was evicted to the hot archive (a followed
           // network's state bootstrapped from one): archived.
           found.liveUntil = 0;

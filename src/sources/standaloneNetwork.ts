@@ -20,7 +20,7 @@ import { TxCode } from '../ledger/resultCodes.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, transactionResult } from '../ledger/closeLedger.ts';
-import { SlicedWork } from './slicedWork.ts';
+import { SlicedWork } from '../work/slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';

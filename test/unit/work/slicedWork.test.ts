@@ -1,7 +1,7 @@
 // SlicedWork: long step-wise work gives the event loop turns, and stops when cancelled.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SLICE_MS, SlicedWork } from '../../../src/sources/slicedWork.ts';
+import { SLICE_MS, SlicedWork } from '../../../src/work/slicedWork.ts';
 
 /** Keeps the thread busy for `ms` (a step of real synchronous work). */
 function spin(ms: number): void {

@@ -23,7 +23,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { StrKey } from '@stellar/stellar-sdk';
 import { defaultConfig } from '../src/config/config.ts';
 import { getEvents } from '../src/rpc/methods/getEvents.ts';
-import type { MethodContext } from '../src/rpc/methods/types.ts';
+import type { MethodCall, MethodContext } from '../src/rpc/methods/types.ts';
+import { AnswerBudget } from '../src/rpc/answerBudget.ts';
+import { HeavyWork } from '../src/rpc/heavyWork.ts';
+import { methodCall } from '../src/rpc/jsonrpc.ts';
+import { resultText } from '../src/rpc/rawJson.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import type { EventRow, IngestBatch, TransactionRow } from '../src/store/types.ts';
 import { describeMachine } from './machine.ts';
@@ -195,16 +199,18 @@ export function generateLedger(w: World, seq: number, target: number, counter: {
 
 // ---------------------------------------------------------------------------------------------
 
+/** One call's limits as the server gives them (a fresh answer budget). */
+const callOf = (): MethodCall => methodCall(new AbortController().signal, new AnswerBudget(defaultConfig.maxResponseBodyBytes));
+
 interface QueryStats { p50: number; p99: number; max: number; results: number }
 
-function timeQueries(ctx: MethodContext, make: (i: number) => Record<string, unknown>, n: number): QueryStats & { samples: number[] } {
+async function timeQueries(ctx: MethodContext, make: (i: number) => Record<string, unknown>, n: number): Promise<QueryStats & { samples: number[] }> {
   const samples: number[] = [];
   let results = 0;
   for (let i = 0; i < n; i++) {
     const params = make(i);
     const t0 = performance.now();
-    const res = getEvents.handler(params, ctx, new AbortController().signal) as { events: unknown[] };
-    JSON.stringify(res);
+    const res = JSON.parse(resultText(await getEvents.handler(params, ctx, callOf()))) as { events: unknown[] };
     samples.push(performance.now() - t0);
     results += res.events.length;
   }
@@ -229,6 +235,7 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
       invoke: () => { throw new Error('no simulations'); },
       footprint: () => { throw new Error('no simulations'); },
     },
+    heavy: new HeavyWork({ concurrency: 2, jsonWorkers: 1 }),
   };
   try {
     // --- build: one ledger per ingest transaction, retention = the whole week
@@ -313,8 +320,8 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
     const perKind = new Map<string, QueryStats[]>();
     for (let run = 0; run < opts.runs; run++) {
       for (const k of kinds) {
-        timeQueries(ctx, () => k.params(startOf()), Math.min(20, opts.queries)); // warm-up
-        const s = timeQueries(ctx, () => k.params(startOf()), opts.queries);
+        await timeQueries(ctx, () => k.params(startOf()), Math.min(20, opts.queries)); // warm-up
+        const s = await timeQueries(ctx, () => k.params(startOf()), opts.queries);
         perKind.set(k.key, [...(perKind.get(k.key) ?? []), s]);
         log(`  run ${run + 1}/${opts.runs} ${k.label}: p50 ${fmt(s.p50, 2)} ms, p99 ${fmt(s.p99, 2)} ms, max ${fmt(s.max, 1)} ms, ${fmt(s.results, 1)} events/response`);
       }
@@ -328,9 +335,8 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
       let params: Record<string, unknown> = { startLedger: oldest, filters: contractFilter, pagination: { limit: 100 } };
       for (let page = 0; page < 1_000_000; page++) {
         const t = performance.now();
-        const res = getEvents.handler(params, ctx, new AbortController().signal) as { events: unknown[]; cursor: string };
-        JSON.stringify(res);
-        samples.push(performance.now() - t);
+        const res = JSON.parse(resultText(await getEvents.handler(params, ctx, callOf()))) as { events: unknown[]; cursor: string };
+            samples.push(performance.now() - t);
         events += res.events.length;
         const cursorLedger = Number(BigInt(res.cursor.split('-')[0]) >> 32n);
         if (res.events.length < 100 && cursorLedger >= latest) break;

@@ -11,9 +11,11 @@ import { StandaloneNetwork } from './sources/standaloneNetwork.ts';
 import { Faucet } from './faucet/faucet.ts';
 import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
 import { registerFaucetRoutes } from './faucet/routes.ts';
+import { FaucetRateLimiter } from './faucet/rateLimit.ts';
 import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
+import { HeavyWork } from './rpc/heavyWork.ts';
 import { createAdminServer } from './rpc/adminServer.ts';
 import { registerCoreTxEndpoint } from './rpc/coreTxEndpoint.ts';
 import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts';
@@ -49,9 +51,10 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
+  const heavy = new HeavyWork({ concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount });
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(),
-    ctx: { store, config, node, submitter: side.submitter, simulator },
+    ctx: { store, config, node, submitter: side.submitter, simulator, heavy },
     registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });
   const { host, port } = await http.listen();
@@ -69,6 +72,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       await side.stop();
       await http.close();
       await admin?.close();
+      await heavy.close();
       simulator.close();
       store.close();
     },
@@ -85,6 +89,12 @@ function checkNetwork(store: Store, config: Config): void {
 }
 
 function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
+  // first: a bad setting stops the start before the network is created
+  const faucetLimiter = config.friendbot && (config.friendbotRateLimitPerClient > 0 || config.friendbotRateLimitTotal > 0)
+    ? new FaucetRateLimiter({
+      perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
+    })
+    : undefined;
   const publisher = createPublisher(store, config, logger);
   const network = new StandaloneNetwork({
     store, config, logger,
@@ -97,7 +107,7 @@ function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
   return {
     submitter: network,
     registerRoutes(app) {
-      if (faucet) registerFaucetRoutes(app, faucet);
+      if (faucet) registerFaucetRoutes(app, faucet, faucetLimiter);
       registerCoreTxEndpoint(app, network);
     },
     start(url, node) {

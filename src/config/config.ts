@@ -26,6 +26,9 @@ export interface Config {
   maxTxSetSize: number;                   // operations per ledger
   transactionQueueLimit: number;          // operations waiting in the queue
   friendbot: boolean;
+  friendbotRateLimitPerClient: number;    // faucet requests per window per client IP; 0 = off
+  friendbotRateLimitTotal: number;        // faucet requests per window for everyone; 0 = off
+  friendbotRateLimitWindow: number;       // seconds
   /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
   minPersistentTtl: number;
   minTemporaryTtl: number;
@@ -54,6 +57,15 @@ export interface Config {
   maxRequestExecutionDuration: number;    // seconds, whole HTTP request
   methodQueueLimits: Record<string, number>;
   methodMaxDurations: Record<string, number>; // seconds
+  // bounded work per request (see src/rpc/answerBudget.ts, heavyWork.ts, connectionGuard.ts)
+  maxResponseBodyBytes: number;           // one HTTP request's answer (a batch shares it); pages end early to fit
+  heavyRequestConcurrency: number;        // getLedgers/getTransactions/getEvents answers built at once
+  xdrJsonWorkerCount: number;             // threads rendering XDR as JSON (xdrFormat: "json")
+  httpReadTimeout: number;                // seconds to receive a request's headers and body
+  httpIdleTimeout: number;                // seconds a keep-alive connection may wait for its next request
+  httpWriteTimeout: number;               // seconds to deliver one answer to the client
+  maxConnections: number;                 // open HTTP connections; more are refused with 503
+  maxQueuedResponseBytes: number;         // answer bytes written but not yet read by clients, all together
 }
 
 export const STANDALONE_PASSPHRASE = 'Standalone Network ; February 2017';
@@ -108,6 +120,9 @@ export const defaultConfig: Config = {
   maxTxSetSize: 10000,
   transactionQueueLimit: 40000,
   friendbot: true,
+  friendbotRateLimitPerClient: 0,
+  friendbotRateLimitTotal: 0,
+  friendbotRateLimitWindow: 60,
   minPersistentTtl: 0,
   minTemporaryTtl: 0,
   network: '',
@@ -135,4 +150,12 @@ export const defaultConfig: Config = {
   methodMaxDurations: {
     default: 5, getEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
   },
+  maxResponseBodyBytes: 16 * 1024 * 1024,
+  heavyRequestConcurrency: 2,
+  xdrJsonWorkerCount: Math.max(1, availableParallelism() - 1),
+  httpReadTimeout: 5,
+  httpIdleTimeout: 5,
+  httpWriteTimeout: 30,
+  maxConnections: 4096,
+  maxQueuedResponseBytes: 256 * 1024 * 1024,
 };

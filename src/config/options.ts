@@ -37,6 +37,9 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-tx-set-size', key: 'maxTxSetSize', kind: 'int', help: 'operations per ledger' },
   { flag: 'transaction-queue-limit', key: 'transactionQueueLimit', kind: 'int', help: 'operations waiting in the queue before TRY_AGAIN_LATER' },
   { flag: 'friendbot', key: 'friendbot', kind: 'bool', help: 'serve the faucet at /friendbot' },
+  { flag: 'friendbot-rate-limit-per-client', key: 'friendbotRateLimitPerClient', kind: 'int', help: 'standalone: faucet funding requests per window per client IP address (token bucket), beyond them HTTP 429; 0: no limit' },
+  { flag: 'friendbot-rate-limit-total', key: 'friendbotRateLimitTotal', kind: 'int', help: 'standalone: faucet funding requests per window for all clients together (token bucket), beyond them HTTP 429; 0: no limit' },
+  { flag: 'friendbot-rate-limit-window', key: 'friendbotRateLimitWindow', kind: 'seconds', help: 'standalone: the faucet rate limits\' window (e.g. 60s, 1h)' },
   { flag: 'min-persistent-ttl', key: 'minPersistentTtl', kind: 'int', help: 'new networks: minimum TTL of persistent contract entries in ledgers, to see archival sooner (0: testnet\'s 120960)' },
   { flag: 'min-temporary-ttl', key: 'minTemporaryTtl', kind: 'int', help: 'new networks: minimum TTL of temporary contract entries in ledgers (0: testnet\'s 720)' },
   { flag: 'network', key: 'network', kind: 'enum', values: ['', 'testnet', 'pubnet', 'futurenet'], help: 'follow this public network (presets its passphrase, history archives and datastore) instead of running a standalone one' },
@@ -60,6 +63,17 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-request-body-bytes', key: 'maxRequestBodyBytes', kind: 'int', help: 'largest HTTP request body' },
   { flag: 'request-backlog-global-queue-limit', key: 'requestBacklogGlobalQueueLimit', kind: 'int', help: 'concurrent HTTP requests before 503' },
   { flag: 'max-request-execution-duration', key: 'maxRequestExecutionDuration', kind: 'seconds', help: 'longest HTTP request before 504' },
+  { flag: 'max-get-ledgers-execution-duration', key: 'methodMaxDurations', member: 'getLedgers', kind: 'seconds', help: 'longest getLedgers request before -32001 (e.g. 10s)' },
+  { flag: 'max-get-transactions-execution-duration', key: 'methodMaxDurations', member: 'getTransactions', kind: 'seconds', help: 'longest getTransactions request before -32001 (e.g. 5s)' },
+  { flag: 'max-get-events-execution-duration', key: 'methodMaxDurations', member: 'getEvents', kind: 'seconds', help: 'longest getEvents request before -32001 (e.g. 10s)' },
+  { flag: 'max-response-body-bytes', key: 'maxResponseBodyBytes', kind: 'int', help: 'bytes of one HTTP request\'s answer, shared by a batch; pages end early to fit, with a cursor that continues there (0: no limit)' },
+  { flag: 'heavy-request-concurrency', key: 'heavyRequestConcurrency', kind: 'int', positive: true, help: 'getLedgers/getTransactions/getEvents answers built at once; others wait within their time limit' },
+  { flag: 'xdr-json-worker-count', key: 'xdrJsonWorkerCount', kind: 'int', positive: true, help: 'threads rendering XDR as JSON for xdrFormat "json" (default: CPUs - 1)' },
+  { flag: 'http-read-timeout', key: 'httpReadTimeout', kind: 'seconds', help: 'time to receive a request\'s headers and body before the connection is closed (e.g. 5s)' },
+  { flag: 'http-idle-timeout', key: 'httpIdleTimeout', kind: 'seconds', help: 'time a keep-alive connection may wait for its next request (e.g. 5s)' },
+  { flag: 'http-write-timeout', key: 'httpWriteTimeout', kind: 'seconds', help: 'time to deliver one answer to a client before its connection is closed (e.g. 30s)' },
+  { flag: 'max-connections', key: 'maxConnections', kind: 'int', positive: true, help: 'open HTTP connections; more are answered 503 and closed' },
+  { flag: 'max-queued-response-bytes', key: 'maxQueuedResponseBytes', kind: 'int', help: 'answer bytes written but not yet read by clients, all connections together; beyond it requests get 503 (0: no limit)' },
 ];
 
 export const envName = (flag: string): string => flag.toUpperCase().replace(/-/g, '_');

@@ -14,20 +14,29 @@
 // "404 page not found" as the reference's router does, unless `registerRoutes` mounts them.
 // OPTIONS on any path is a CORS preflight: 204 with Allow-Origin (echo), Allow-Methods and
 // Allow-Headers (the requested ones echoed, so X-Client-Name / X-Client-Version / Content-Type pass).
+//
+// Beyond the reference (one event loop serves everyone here, where Go gives each request a
+// goroutine): a body nested deeper than Go's decoder accepts is "not JSON"; numeric ids are echoed
+// as sent; a request is abandoned (its handlers' signals fire) at the global time limit or when its
+// client goes away; connections are capped and timed out, and answers not taken by clients are
+// bounded (connectionGuard.ts).
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCors from '@fastify/cors';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import { Dispatcher } from './jsonrpc.ts';
-import { GlobalGate, TIMED_OUT, withTimeout } from './limits.ts';
+import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
+import { Dispatcher, type Answer } from './jsonrpc.ts';
+import type { JsonChunks } from './rawJson.ts';
+import { GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
+import { parseRequestBody } from './requestBody.ts';
 import type { Metrics } from './metrics.ts';
 import type { Method, MethodContext } from './methods/types.ts';
 
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 
-/** The reference's http.Server ReadTimeout. */
-const READ_TIMEOUT_MS = 5_000;
+/** How long a large answer is written before the event loop gets a turn. */
+const WRITE_SLICE_MS = 2;
 /** The reference's graceful-shutdown window. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -55,6 +64,7 @@ export interface HttpServer {
   close(): Promise<void>;
   readonly app: FastifyInstance;
   readonly dispatcher: Dispatcher;
+  readonly connections: ConnectionGuard;
 }
 
 /** Splits "host:port" / "[v6]:port" / ":port" (empty host = all interfaces). */
@@ -160,23 +170,67 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const global = GlobalGate.fromConfig(config);
   metrics?.registerGlobalInflight(() => global.inflight);
   const bodyLimit = config.maxRequestBodyBytes;
+  const readTimeoutMs = Math.max(1, config.httpReadTimeout * 1000);
+  const connections = new ConnectionGuard({
+    maxConnections: config.maxConnections,
+    writeTimeoutMs: config.httpWriteTimeout * 1000,
+    maxQueuedResponseBytes: config.maxQueuedResponseBytes,
+  });
 
   const app = Fastify({
     logger: false,
     bodyLimit,
-    requestTimeout: READ_TIMEOUT_MS,
-    http: { headersTimeout: READ_TIMEOUT_MS, requestTimeout: READ_TIMEOUT_MS },
+    // The reference's ReadTimeout (5 s) covers headers and body; Go's idle timeout defaults to it.
+    requestTimeout: readTimeoutMs,
+    keepAliveTimeout: Math.max(1, config.httpIdleTimeout * 1000),
+    http: { headersTimeout: readTimeoutMs, requestTimeout: readTimeoutMs, connectionsCheckingInterval: CHECK_INTERVAL_MS },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
+  connections.attach(app.server);
 
-  function sendAnswer(reply: FastifyReply, answer: string | null): void {
+  function sendAnswer(reply: FastifyReply, answer: Answer): void {
     if (answer === null) {
       reply.code(204).header('accept-post', 'application/json').send();
       return;
     }
+    if (typeof answer !== 'string') {
+      streamAnswer(reply, answer);
+      return;
+    }
+    connections.track(reply.raw, answer.length);
     // A string body goes out in one write with the headers (a Buffer would take a writev).
     reply.header('accept-post', 'application/json').header('content-type', 'application/json').send(answer);
+  }
+
+  /**
+   * Writes a page's answer piece by piece (chunked transfer encoding), a few milliseconds of writing
+   * per turn of the event loop, and waits while the client's socket is backed up.
+   */
+  function streamAnswer(reply: FastifyReply, answer: JsonChunks): void {
+    reply.hijack();
+    const res = reply.raw;
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
+    res.writeHead(200, { 'accept-post': 'application/json', 'content-type': 'application/json' });
+    connections.track(res, answer.bytes);
+    const parts = answer.parts;
+    let i = 0;
+    const writeSome = (): void => {
+      const until = performance.now() + WRITE_SLICE_MS;
+      while (i < parts.length) {
+        if (res.destroyed) return;
+        if (!res.write(parts[i++])) {
+          res.once('drain', writeSome);
+          return;
+        }
+        if (performance.now() >= until) {
+          setImmediate(writeSome);
+          return;
+        }
+      }
+      res.end();
+    };
+    writeSome();
   }
 
   function failed(reply: FastifyReply, err: unknown): void {
@@ -191,7 +245,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
    */
   function servePost(request: FastifyRequest, reply: FastifyReply): void {
     cors(request, reply);
-    if (!global.enter()) {
+    if (!connections.admits() || !global.enter()) {
       reply.code(503).send();
       return;
     }
@@ -211,18 +265,18 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         sendText(reply, 500, 'http: request body too large\n');
         return;
       }
-      let answer: string | null | Promise<string | null>;
+      let answer: Answer | Promise<Answer>;
+      // Fires at the global time limit or when the client goes away: the handlers stop working.
+      const abandon = new AbortController();
       try {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
+        const parsed = parseRequestBody(text);
+        if (parsed === undefined) {
           global.exit();
           reply.header('accept-post', 'application/json').code(500).header('content-type', TEXT_PLAIN).send('[-32700] invalid request value\n');
           return;
         }
-        answer = dispatcher.handle(body);
-        if (typeof answer !== 'object' || answer === null) {
+        answer = dispatcher.handle(parsed.value, { signal: abandon.signal, idTexts: parsed.idTexts });
+        if (!(answer instanceof Promise)) {
           global.exit();
           sendAnswer(reply, answer);
           return;
@@ -233,7 +287,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         return;
       }
       const start = performance.now();
+      reply.raw.once('close', () => { if (!reply.raw.writableFinished) abandon.abort(processingLimitError()); });
       withTimeout(answer, global.maxDurationMs, () => {
+        abandon.abort(processingLimitError());
         metrics?.globalLimitReached();
         logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed limiting threshold of ${global.maxDurationMs / 1000}s`);
       }).then(
@@ -303,6 +359,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   return {
     app,
     dispatcher,
+    connections,
     async listen() {
       const { host, port } = parseEndpoint(config.endpoint);
       await app.listen({ host, port });

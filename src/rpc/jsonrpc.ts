@@ -30,17 +30,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ErrorCode, RpcError } from './errors.ts';
 import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
+import { AnswerBudget } from './answerBudget.ts';
+import { JsonChunks, RawJson } from './rawJson.ts';
+import { SlicedWork } from '../work/slicedWork.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
-import type { Method, MethodContext } from './methods/types.ts';
+import type { Method, MethodCall, MethodContext } from './methods/types.ts';
 
-/**
- * A handler may return this instead of a plain value: its text is put into `result` verbatim (no
- * JSON.stringify), e.g. for a response cached as text. It must be valid JSON.
- */
-export class RawJson {
-  readonly json: string;
-  constructor(json: string) { this.json = json; }
-}
+// A handler may return a RawJson: its text is put into `result` verbatim (no JSON.stringify).
+export { RawJson } from './rawJson.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
@@ -58,7 +55,20 @@ export interface DispatcherOptions {
    * allows about 11,000 minimal requests.
    */
   maxBatchSize?: number;
+  /** Bytes of one request's answer (a batch shares them); 0 = no limit. Defaults to ctx.config. */
+  maxResponseBodyBytes?: number;
 }
+
+/** What one HTTP request's messages share. */
+export interface RequestScope {
+  /** Fires when the request is abandoned (its global time limit, or the client left). */
+  signal?: AbortSignal;
+  /** Exact id texts of numeric ids (see requestBody.ts). */
+  idTexts?: WeakMap<object, string>;
+}
+
+/** How long a call works before it gives the event loop a turn. */
+export const CALL_SLICE_MS = 5;
 
 interface Entry {
   method: Method;
@@ -66,7 +76,8 @@ interface Entry {
   gate: MethodGate;
 }
 
-type Answer = string | null;
+/** A response's JSON text (large pages stay in pieces), or null when nothing is to be sent. */
+export type Answer = string | JsonChunks | null;
 
 let requestCounter = 0;
 
@@ -82,45 +93,67 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 }
 
-/** A copy of `o` holding the keys before `stop` (never `__proto__`). */
-function copyUntil(o: Record<string, unknown>, stop: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in o) {
-    if (k === stop) break;
-    if (k !== '__proto__') out[k] = o[k];
-  }
-  return out;
-}
-
 /**
- * Drops null members of objects, recursively (also inside arrays; null array elements stay).
- * Copies only what changes; returns `v` itself when there is no null member.
+ * Drops null members of objects, at any depth (null array elements stay). Copies only what changes;
+ * returns `v` itself when there is no null member. Iterative: params may nest as deep as the body
+ * parser allows (10,000 levels), deeper than the call stack would go.
  */
 export function stripNulls(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const c: unknown = v[i];
-      const s = stripNulls(c);
-      if (out === undefined && s !== c) out = v.slice(0, i);
-      if (out !== undefined) out.push(s);
+  // Post-order walk: a container is rebuilt (if a member changed) after all its members are done.
+  interface Frame { node: object; keys: string[] | undefined; i: number; out: unknown[] | Record<string, unknown> | undefined }
+  const open = (node: object): Frame => ({ node, keys: Array.isArray(node) ? undefined : Object.keys(node), i: 0, out: undefined });
+  const stack: Frame[] = [open(v)];
+  let done: unknown = v; // the result of the frame that finished last
+  let returning = false;
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    const arr = Array.isArray(f.node) ? f.node as unknown[] : undefined;
+    const obj = f.node as Record<string, unknown>;
+    const count = arr ? arr.length : f.keys!.length;
+    if (returning) {
+      // `done` is the stripped member at position i
+      returning = false;
+      const original = arr ? arr[f.i] : obj[f.keys![f.i]];
+      place(f, arr, done, done !== original);
+      f.i++;
     }
-    return out ?? v;
-  }
-  const o = v as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined;
-  for (const k in o) {
-    const c = o[k];
-    if (c === null) {
-      out ??= copyUntil(o, k);
+    while (f.i < count) {
+      const key = arr ? undefined : f.keys![f.i];
+      const c = arr ? arr[f.i] : obj[key!];
+      if (c === null && !arr) {
+        ensureCopy(f, arr);
+        f.i++;
+        continue;
+      }
+      if (typeof c === 'object' && c !== null) break;
+      place(f, arr, c, false);
+      f.i++;
+    }
+    if (f.i < count) {
+      stack.push(open((arr ? arr[f.i] : obj[f.keys![f.i]]) as object));
       continue;
     }
-    const s = stripNulls(c);
-    if (out === undefined && s !== c) out = copyUntil(o, k);
-    if (out !== undefined && k !== '__proto__') out[k] = s;
+    stack.pop();
+    done = f.out ?? f.node;
+    returning = true;
   }
-  return out ?? o;
+  return done;
+
+  function ensureCopy(f: Frame, arr: unknown[] | undefined): void {
+    if (f.out !== undefined) return;
+    if (arr) { f.out = arr.slice(0, f.i); return; }
+    const out: Record<string, unknown> = {};
+    const o = f.node as Record<string, unknown>;
+    for (let j = 0; j < f.i; j++) { const k = f.keys![j]; if (k !== '__proto__' && o[k] !== null) out[k] = o[k]; }
+    f.out = out;
+  }
+  function place(f: Frame, arr: unknown[] | undefined, value: unknown, changed: boolean): void {
+    if (changed) ensureCopy(f, arr);
+    if (f.out === undefined) return;
+    if (arr) (f.out as unknown[]).push(value);
+    else { const k = f.keys![f.i]; if (k !== '__proto__') (f.out as Record<string, unknown>)[k] = value; }
+  }
 }
 
 /** One line for `error.data` from ajv's first error, e.g. "params.startLedger must be integer". */
@@ -149,9 +182,11 @@ export class Dispatcher {
   private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
   readonly maxBatchSize: number;
+  readonly maxResponseBodyBytes: number;
 
   constructor(options: DispatcherOptions) {
     this.ctx = options.ctx;
+    this.maxResponseBodyBytes = options.maxResponseBodyBytes ?? options.ctx.config.maxResponseBodyBytes;
     this.logger = options.logger;
     this.metrics = options.metrics;
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
@@ -181,8 +216,9 @@ export class Dispatcher {
    * Answers a parsed request body. Returns the response JSON text, or null when nothing is to be
    * sent (notifications only, empty batch). Synchronous when every handler involved is.
    */
-  handle(body: unknown): Answer | Promise<Answer> {
-    if (!Array.isArray(body)) return this.one(body);
+  handle(body: unknown, scope: RequestScope = {}): Answer | Promise<Answer> {
+    const budget = new AnswerBudget(this.maxResponseBodyBytes);
+    if (!Array.isArray(body)) return this.one(body, scope, budget);
     const n = body.length;
     if (n === 0) return null;
     if (n > this.maxBatchSize) {
@@ -192,7 +228,7 @@ export class Dispatcher {
     const parts = new Array<Answer | Promise<Answer>>(n);
     let pending = false;
     for (let i = 0; i < n; i++) {
-      const r = this.one(body[i]);
+      const r = this.one(body[i], scope, budget);
       parts[i] = r;
       if (r !== null && typeof r !== 'string') pending = true;
     }
@@ -202,11 +238,11 @@ export class Dispatcher {
 
   /** Convenience for callers that want values: the parsed response (object, array) or null. */
   async handleToValue(body: unknown): Promise<unknown> {
-    const text = await this.handle(body);
-    return text === null ? null : JSON.parse(text);
+    const answer = await this.handle(body);
+    return answer === null ? null : JSON.parse(answerText(answer));
   }
 
-  private one(msg: unknown): Answer | Promise<Answer> {
+  private one(msg: unknown, scope: RequestScope, budget: AnswerBudget): Answer | Promise<Answer> {
     if (typeof msg !== 'object' || Array.isArray(msg)) {
       return errorResponseText('null', ErrorCode.parseError, 'request is not a JSON object');
     }
@@ -229,7 +265,7 @@ export class Dispatcher {
             break;
           case 'id':
             if (typeof v === 'string') idText = JSON.stringify(v);
-            else if (typeof v === 'number') idText = String(v);
+            else if (typeof v === 'number') idText = scope.idTexts?.get(m) ?? numberText(v);
             else if (v !== null && errCode === 0) { errCode = ErrorCode.invalidRequest; errMessage = 'invalid request ID'; }
             break;
           case 'method':
@@ -270,10 +306,10 @@ export class Dispatcher {
     if (entry === undefined) {
       return idText === undefined ? null : errorResponseText(idText, ErrorCode.methodNotFound, 'method not found', method);
     }
-    return this.call(entry, params, idText);
+    return this.call(entry, params, idText, scope, budget);
   }
 
-  private call(entry: Entry, rawParams: unknown, idText: string | undefined): Answer | Promise<Answer> {
+  private call(entry: Entry, rawParams: unknown, idText: string | undefined, scope: RequestScope, budget: AnswerBudget): Answer | Promise<Answer> {
     const start = performance.now();
     const reqNo = ++requestCounter;
     const logger = this.logger;
@@ -282,7 +318,7 @@ export class Dispatcher {
     }
     const gate = entry.gate;
     const full = gate.enter();
-    if (full !== undefined) return this.finish(entry, idText, reqNo, start, undefined, full);
+    if (full !== undefined) return this.finish(entry, idText, reqNo, start, undefined, full, budget);
 
     let params: Record<string, unknown>;
     if (rawParams === undefined) {
@@ -290,27 +326,33 @@ export class Dispatcher {
     } else if (Array.isArray(rawParams)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        new RpcError(ErrorCode.invalidParams, 'invalid parameters', 'params must be an object; positional (array) params are not supported'));
+        new RpcError(ErrorCode.invalidParams, 'invalid parameters', 'params must be an object; positional (array) params are not supported'), budget);
     } else {
       params = stripNulls(rawParams) as Record<string, unknown>;
     }
     if (!entry.validate(params)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        new RpcError(ErrorCode.invalidParams, 'invalid parameters', describeSchemaError(entry.validate.errors)));
+        new RpcError(ErrorCode.invalidParams, 'invalid parameters', describeSchemaError(entry.validate.errors)), budget);
     }
 
     const controller = new AbortController();
+    const outer = scope.signal;
+    if (outer !== undefined) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true, signal: controller.signal });
+    }
+    const call = methodCall(controller.signal, budget);
     let result: unknown;
     try {
-      result = entry.method.handler(params, this.ctx, controller.signal);
+      result = entry.method.handler(params, this.ctx, call);
     } catch (e) {
       gate.exit();
-      return this.finish(entry, idText, reqNo, start, undefined, e);
+      return this.finish(entry, idText, reqNo, start, undefined, e, budget);
     }
     if (!isThenable(result)) {
       gate.exit();
-      return this.finish(entry, idText, reqNo, start, result, undefined);
+      return this.finish(entry, idText, reqNo, start, result, undefined, budget);
     }
     const promise = Promise.resolve(result);
     // The slot is held until the handler is really done, even after a timeout answer.
@@ -325,23 +367,35 @@ export class Dispatcher {
       this.logger?.info({ subsys: 'jsonrpc', method: entry.method.name }, `Request processing for ${entry.method.name} exceed limiting threshold of ${gate.maxDurationMs / 1000}s`);
     }).then(
       (v) => (v === TIMED_OUT || timedOut
-        ? this.finish(entry, idText, reqNo, start, undefined, processingLimitError(), true)
-        : this.finish(entry, idText, reqNo, start, v, undefined)),
-      (e: unknown) => this.finish(entry, idText, reqNo, start, undefined, e),
+        ? this.finish(entry, idText, reqNo, start, undefined, processingLimitError(), budget, true)
+        : this.finish(entry, idText, reqNo, start, v, undefined, budget)),
+      (e: unknown) => this.finish(entry, idText, reqNo, start, undefined, e, budget),
     );
   }
 
   /** Records metrics and logs for one call and builds its answer (null for a notification). */
-  private finish(entry: Entry, idText: string | undefined, reqNo: number, start: number, result: unknown, error: unknown, timedOut = false): Answer {
+  private finish(entry: Entry, idText: string | undefined, reqNo: number, start: number, result: unknown, error: unknown, budget: AnswerBudget, timedOut = false): Answer {
     const name = entry.method.name;
-    let text: string | undefined;
+    let text: string | JsonChunks | undefined;
     let status: string;
-    if (error === undefined) {
+    // A page was charged item by item as it was built; any other result is charged whole here.
+    const charge = (bytes: number): boolean => entry.method.chargesBudget === true || budget.take(bytes);
+    if (error === undefined && result instanceof JsonChunks) {
+      if (!charge(result.bytes)) {
+        error = budget.tooLarge(result.bytes);
+      } else {
+        status = 'ok';
+        if (idText !== undefined) text = result.wrap(`{"jsonrpc":"2.0","id":${idText},"result":`, '}');
+      }
+    } else if (error === undefined) {
       let resultText: string | undefined;
       try {
         resultText = result instanceof RawJson ? result.json : JSON.stringify(result);
       } catch (e) {
         error = e;
+      }
+      if (error === undefined && resultText !== undefined && !charge(Buffer.byteLength(resultText))) {
+        error = budget.tooLarge(Buffer.byteLength(resultText));
       }
       if (error === undefined) {
         status = isFailedResult(result) ? 'error' : 'ok';
@@ -374,6 +428,21 @@ export class Dispatcher {
   }
 }
 
+/** The per-call limits a handler gets: its signal, the request's budget, and time slices. */
+export function methodCall(signal: AbortSignal, budget: AnswerBudget): MethodCall {
+  const slices = new SlicedWork(() => signal.aborted, CALL_SLICE_MS);
+  return {
+    signal,
+    budget,
+    async checkpoint() {
+      if (!(await slices.checkpoint())) throw signal.reason;
+    },
+  };
+}
+
+/** A number id as JSON text; one that JSON cannot carry (Infinity) answers as null. */
+const numberText = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
 /** What jrpc2 can decode into its Error type: an object with an integer `code` and string `message` (both optional). */
 function isErrorObject(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -389,11 +458,15 @@ function isFailedResult(result: unknown): boolean {
     && (result as { error: string }).error !== '';
 }
 
+/** An answer as one string. */
+export const answerText = (answer: string | JsonChunks): string => (typeof answer === 'string' ? answer : answer.text());
+
 function joinBatch(parts: readonly Answer[]): Answer {
-  let out = '';
-  for (const p of parts) {
-    if (p === null) continue;
-    out += out === '' ? '[' + p : ',' + p;
-  }
-  return out === '' ? null : out + ']';
+  const present = parts.filter((p): p is string | JsonChunks => p !== null);
+  if (present.length === 0) return null;
+  if (present.every((p) => typeof p === 'string')) return '[' + present.join(',') + ']';
+  const pieces: Array<string | JsonChunks> = [];
+  present.forEach((p, i) => { pieces.push(i === 0 ? '[' : ',', p); });
+  pieces.push(']');
+  return JsonChunks.join(pieces);
 }

@@ -14,6 +14,10 @@
 // page that is not full ends with the window's start as cursor (`<toid(L, 0, 0)>-0000000000`), which
 // a next descending call continues from. `txHash` keeps only that transaction's events (fee events
 // included) and makes startLedger optional (default: the transaction's ledger).
+//
+// Bounded work: events are read a chunk at a time and rendered one by one, giving the event loop a
+// turn between slices; a page that ends early on the answer budget ends at its last event, as a
+// full page does, so the cursor continues right after it.
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { ErrorCode, RpcError } from '../errors.ts';
 import type { EventPosition, EventQuery, StoredEvent } from '../../store/types.ts';
@@ -24,10 +28,14 @@ import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
+import { Page } from './shared/page.ts';
 import { xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
 
 /** The most ledgers one request scans (the reference's LedgerScanLimit). */
 export const LEDGER_SCAN_LIMIT = 10_000;
+
+/** Events read from storage at a time. */
+const READ_CHUNK = 200;
 
 const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, op: 0, event: 0 });
 
@@ -74,7 +82,8 @@ function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, s
 export const getEvents: Method = {
   name: 'getEvents',
   paramsSchema: getEventsParamsSchema,
-  handler(params, ctx) {
+  chargesBudget: true,
+  handler(params, ctx, call) {
     const req = readEventsRequest(params, ctx.config.maxEventsLimit);
     const range = requireLedgerRange(ctx.store);
     const oldest = range.oldest.sequence;
@@ -126,17 +135,29 @@ export const getEvents: Method = {
       query.applicationOrder = tx.order;
     }
 
-    const found = compare(query.start, query.end) < 0 ? ctx.store.events(query) : [];
-    const contractIds = new Map<string, string>();
-    const events = found.map((e) => eventInfo(e, req.format, contractIds));
-    const cursor = events.length === limit ? (events[events.length - 1].id as string) : windowEndCursor;
-    return {
-      events,
-      cursor,
-      latestLedger: latest,
-      oldestLedger: oldest,
-      latestLedgerCloseTime: String(range.latest.closeTime),
-      oldestLedgerCloseTime: String(range.oldest.closeTime),
-    };
+    return ctx.heavy.run(call.signal, async () => {
+      const page = new Page(call);
+      const contractIds = new Map<string, string>();
+      let lastId: string | undefined;
+      const chunk: EventQuery = { ...query };
+      reading: while (page.count < limit && compare(chunk.start, chunk.end) < 0) {
+        chunk.limit = Math.min(READ_CHUNK, limit - page.count);
+        const found = ctx.store.events(chunk);
+        for (const e of found) {
+          const info = eventInfo(e, req.format, contractIds);
+          if (!page.add(JSON.stringify(info))) break reading;
+          lastId = info.id as string;
+          await call.checkpoint();
+        }
+        if (found.length < chunk.limit) break; // the window holds no more
+        const at = found[found.length - 1];
+        const position = { ledger: at.ledger, tx: at.tx, op: at.op, event: at.index };
+        if (query.descending) chunk.end = position;
+        else chunk.start = { ...position, event: position.event + 1 };
+      }
+      const cursor = lastId !== undefined && (page.count === limit || page.cut) ? lastId : windowEndCursor;
+      return page.answer('{"events":', `,"cursor":${JSON.stringify(cursor)},"latestLedger":${latest},"oldestLedger":${oldest},`
+        + `"latestLedgerCloseTime":"${range.latest.closeTime}","oldestLedgerCloseTime":"${range.oldest.closeTime}"}`);
+    });
   },
 };

@@ -1,17 +1,25 @@
 // getLedgers: a page of stored ledgers from startLedger, or from the ledger after `cursor` (a decimal
 // sequence). Per ledger `ledgerCloseTime` is a string and `headerXdr` a LedgerHeaderHistoryEntry; the
 // top-level close times are numbers. Validation errors are -32600, cursor errors -32602.
-import { xdr } from '@stellar/stellar-sdk';
+//
+// Bounded work: ledgers are read a few at a time and rendered one by one (JSON on a worker thread),
+// giving the event loop a turn between them; the page ends early when the next ledger would not fit
+// the answer budget, and its cursor (the last ledger sent) continues right there.
 import { invalidParams } from '../errors.ts';
+import type { JsonPart } from '../rawJson.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { LedgerRange, LedgerRow } from '../../store/types.ts';
-import type { Method } from './types.ts';
+import type { Method, MethodContext } from './types.ts';
 import { GoNumError, parseGoUint } from './shared/go.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
+import { Page } from './shared/page.ts';
 import {
   pageLimit, paginatedParamsSchema, readPaginatedRequest, validatePaginatedRequest,
 } from './shared/pagination.ts';
-import { formatOf, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+import { formatOf, type XdrFormat } from './shared/xdrFormat.ts';
+
+/** Ledgers read from storage at a time (a pubnet ledger's meta is over a megabyte). */
+const READ_CHUNK = 4;
 
 /** The first ledger after a cursor, or -32602 with the reference's message. */
 function ledgerAfterCursor(cursor: string, range: LedgerRange): number {
@@ -30,25 +38,22 @@ function ledgerAfterCursor(cursor: string, range: LedgerRange): number {
   return start;
 }
 
-function ledgerInfo(row: LedgerRow, format: XdrFormat): Record<string, unknown> {
-  const base = { hash: toHex(row.hash), sequence: row.sequence, ledgerCloseTime: String(row.closeTime) };
+/** One LedgerInfo as JSON pieces, fields in the reference's order. */
+async function ledgerInfo(row: LedgerRow, format: XdrFormat, ctx: MethodContext): Promise<JsonPart[]> {
+  const base = `{"hash":"${toHex(row.hash)}","sequence":${row.sequence},"ledgerCloseTime":"${row.closeTime}"`;
   if (format === 'json') {
+    const [header, meta] = await ctx.heavy.renderJson([['LedgerHeaderHistoryEntry', row.header], ['LedgerCloseMeta', row.meta]]);
     // The reference has no omitempty on the XDR fields: they stay, empty.
-    return {
-      ...base,
-      headerXdr: '',
-      headerJson: xdrJson(xdr.LedgerHeaderHistoryEntry, row.header),
-      metadataXdr: '',
-      metadataJson: xdrJson(xdr.LedgerCloseMeta, row.meta),
-    };
+    return [`${base},"headerXdr":"","headerJson":`, header, ',"metadataXdr":"","metadataJson":', meta, '}'];
   }
-  return { ...base, headerXdr: toBase64(row.header), metadataXdr: toBase64(row.meta) };
+  return [`${base},"headerXdr":"${toBase64(row.header)}","metadataXdr":"${toBase64(row.meta)}"}`];
 }
 
 export const getLedgers: Method = {
   name: 'getLedgers',
   paramsSchema: paginatedParamsSchema,
-  handler(params, ctx) {
+  chargesBudget: true,
+  handler(params, ctx, call) {
     const { maxLedgersLimit, defaultLedgersLimit } = ctx.config;
     const range = requireLedgerRange(ctx.store);
     const req = readPaginatedRequest(params);
@@ -57,19 +62,27 @@ export const getLedgers: Method = {
     const start = req.cursor !== '' ? ledgerAfterCursor(req.cursor, range) : req.startLedger;
     const limit = pageLimit(req.pagination, defaultLedgersLimit);
     const format = formatOf(req.xdrFormat);
-    const ledgers = ctx.store.ledgers(start, limit).map((row) => ledgerInfo(row, format));
+    const latest = range.latest.sequence;
 
-    let cursor: string;
-    if (ledgers.length > 0) cursor = String(ledgers[ledgers.length - 1].sequence);
-    else cursor = req.cursor !== '' ? req.cursor : String(start - 1);
-
-    return {
-      ledgers,
-      latestLedger: range.latest.sequence,
-      latestLedgerCloseTime: range.latest.closeTime,
-      oldestLedger: range.oldest.sequence,
-      oldestLedgerCloseTime: range.oldest.closeTime,
-      cursor,
-    };
+    return ctx.heavy.run(call.signal, async () => {
+      const page = new Page(call);
+      let last: number | undefined;
+      let next = start;
+      reading: while (page.count < limit && next <= latest) {
+        const rows = ctx.store.ledgers(next, Math.min(READ_CHUNK, limit - page.count, latest - next + 1));
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          if (!page.add(await ledgerInfo(row, format, ctx))) break reading;
+          last = row.sequence;
+          await call.checkpoint();
+        }
+        next = rows[rows.length - 1].sequence + 1;
+      }
+      let cursor: string;
+      if (last !== undefined) cursor = String(last);
+      else cursor = req.cursor !== '' ? req.cursor : String(start - 1);
+      return page.answer('{"ledgers":', `,"latestLedger":${latest},"latestLedgerCloseTime":${range.latest.closeTime},`
+        + `"oldestLedger":${range.oldest.sequence},"oldestLedgerCloseTime":${range.oldest.closeTime},"cursor":${JSON.stringify(cursor)}}`);
+    });
   },
 };

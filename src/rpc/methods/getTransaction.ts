@@ -2,6 +2,7 @@
 // request; close times and `createdAt` are strings. An unknown hash is a result with status
 // NOT_FOUND that still carries the reference's zero-valued detail fields.
 import { invalidParams } from '../errors.ts';
+import { JsonChunks, jsonParts } from '../rawJson.ts';
 import type { Method } from './types.ts';
 import { goHexDecode } from './shared/go.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
@@ -22,7 +23,7 @@ export const getTransaction: Method = {
     type: 'object',
     properties: { hash: { type: 'string' }, xdrFormat: { type: 'string' } },
   },
-  handler(params, ctx) {
+  async handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);
     const requested = typeof params.hash === 'string' ? params.hash : '';
     const hash = parseHash(requested);
@@ -42,15 +43,15 @@ export const getTransaction: Method = {
         events: {}, ledger: 0, createdAt: '0',
       };
     }
-    return {
+    return new JsonChunks(jsonParts({
       ...head,
       status: statusOf(tx),
       txHash: requested,
       applicationOrder: tx.applicationOrder,
       feeBump: tx.feeBump,
-      ...transactionXdrFields(tx, format),
+      ...(await transactionXdrFields(tx, format, ctx.heavy)),
       ledger: tx.ledgerSequence,
       createdAt: String(tx.closeTime),
-    };
+    }));
   },
 };

@@ -5,6 +5,7 @@
 // Cursor rules, as the reference's: a full page ends at its last transaction; otherwise the scan
 // reached the latest ledger and the cursor is that ledger's last transaction returned, or
 // toid(latest, 0, 1) when none of it was returned. A cursor past the latest ledger yields "0".
+// A page that ends early on the answer budget ends at its last transaction, as a full page does.
 import { invalidParams } from '../errors.ts';
 import type { Method } from './types.ts';
 import { GoNumError, parseGoInt64 } from './shared/go.ts';
@@ -13,7 +14,8 @@ import {
   pageLimit, paginatedParamsSchema, readPaginatedRequest, validatePaginatedRequest,
 } from './shared/pagination.ts';
 import { TOID_TRANSACTION_MASK, toidDecode, toidEncode, transactionCursor } from './shared/toid.ts';
-import { transactionInfo } from './shared/transactionInfo.ts';
+import { Page } from './shared/page.ts';
+import { transactionInfoParts } from './shared/transactionInfo.ts';
 import { formatOf } from './shared/xdrFormat.ts';
 
 /** Where the page starts: the ledger and 1-based application order. */
@@ -30,10 +32,14 @@ function pageStart(cursor: string, startLedger: number): { ledger: number; trans
   return { ledger, transaction: transaction + 1 };
 }
 
+/** Transactions read from storage at a time. */
+const READ_CHUNK = 50;
+
 export const getTransactions: Method = {
   name: 'getTransactions',
   paramsSchema: paginatedParamsSchema,
-  handler(params, ctx) {
+  chargesBudget: true,
+  handler(params, ctx, call) {
     const { maxTransactionsLimit, defaultTransactionsLimit } = ctx.config;
     const range = requireLedgerRange(ctx.store);
     const req = readPaginatedRequest(params);
@@ -42,16 +48,11 @@ export const getTransactions: Method = {
     const start = pageStart(req.cursor, req.startLedger);
     const limit = pageLimit(req.pagination, defaultTransactionsLimit);
     const latest = range.latest.sequence;
-    const result = (transactions: unknown[], cursor: string) => ({
-      transactions,
-      latestLedger: latest,
-      latestLedgerCloseTimestamp: range.latest.closeTime,
-      oldestLedger: range.oldest.sequence,
-      oldestLedgerCloseTimestamp: range.oldest.closeTime,
-      cursor,
-    });
+    const result = (page: Page, cursor: string) => page.answer('{"transactions":',
+      `,"latestLedger":${latest},"latestLedgerCloseTimestamp":${range.latest.closeTime},`
+      + `"oldestLedger":${range.oldest.sequence},"oldestLedgerCloseTimestamp":${range.oldest.closeTime},"cursor":${JSON.stringify(cursor)}}`);
 
-    if (start.ledger > latest) return result([], '0');
+    if (start.ledger > latest) return result(new Page(call), '0');
     if (start.ledger < 0) throw invalidParams('cursor ledger sequence cannot be negative');
     if (start.ledger < range.oldest.sequence) {
       throw invalidParams(`database does not contain metadata for ledger: ${start.ledger}`);
@@ -60,15 +61,29 @@ export const getTransactions: Method = {
     const fromId = start.transaction > TOID_TRANSACTION_MASK
       ? toidEncode({ ledger: start.ledger + 1, transaction: 0, operation: 0 })
       : toidEncode({ ledger: start.ledger, transaction: start.transaction, operation: 0 });
-    const rows = ctx.store.transactionsFrom(fromId, limit).filter((tx) => tx.ledgerSequence <= latest);
     const format = formatOf(req.xdrFormat);
-    const transactions = rows.map((tx) => transactionInfo(tx, format));
 
-    const last = rows[rows.length - 1];
-    let cursor: string;
-    if (rows.length >= limit) cursor = transactionCursor(last.ledgerSequence, last.applicationOrder);
-    else if (last && last.ledgerSequence === latest) cursor = transactionCursor(latest, last.applicationOrder);
-    else cursor = transactionCursor(latest, 0);
-    return result(transactions, cursor);
+    return ctx.heavy.run(call.signal, async () => {
+      const page = new Page(call);
+      let last: { ledgerSequence: number; applicationOrder: number } | undefined;
+      let next = fromId;
+      reading: while (page.count < limit) {
+        const wanted = Math.min(READ_CHUNK, limit - page.count);
+        const rows = ctx.store.transactionsFrom(next, wanted);
+        for (const tx of rows) {
+          if (tx.ledgerSequence > latest) break reading;
+          if (!page.add(await transactionInfoParts(tx, format, ctx.heavy))) break reading;
+          last = tx;
+          await call.checkpoint();
+        }
+        if (rows.length < wanted) break; // nothing more is stored
+        next = rows[rows.length - 1].id + 1n;
+      }
+      let cursor: string;
+      if (last !== undefined && (page.count >= limit || page.cut)) cursor = transactionCursor(last.ledgerSequence, last.applicationOrder);
+      else if (last && last.ledgerSequence === latest) cursor = transactionCursor(latest, last.applicationOrder);
+      else cursor = transactionCursor(latest, 0);
+      return result(page, cursor);
+    });
   },
 };

@@ -27,7 +27,7 @@ export const simulateTransaction: Method = {
       xdrFormat: { type: 'string' },
     },
   },
-  async handler(params, ctx, signal) {
+  async handler(params, ctx, { signal }) {
     const plan = planSimulation(params);
     if ('error' in plan) return { error: plan.error, latestLedger: 0 };
     const latest = ctx.store.ledgerRange()?.latest.sequence;

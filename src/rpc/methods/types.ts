@@ -5,6 +5,8 @@ import type { Config } from '../../config/config.ts';
 import type { StoreReader } from '../../store/types.ts';
 import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
+import type { AnswerBudget } from '../answerBudget.ts';
+import type { HeavyWork } from '../heavyWork.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -48,11 +50,31 @@ export interface MethodContext {
   node: NodeInfo;
   submitter: TransactionSubmitter;
   simulator: TransactionSimulator;
+  /** The slots and XDR-to-JSON workers of methods that build large answers. */
+  heavy: HeavyWork;
+}
+
+/** What one call of a method gets besides its params: its limits. */
+export interface MethodCall {
+  /** Fires when the call's time limit passes or its HTTP request is abandoned. */
+  signal: AbortSignal;
+  /** The request's answer budget (shared by a batch's elements). */
+  budget: AnswerBudget;
+  /**
+   * Between two pieces of work: gives the event loop a turn once this call has run for a slice of a
+   * few milliseconds, and throws the signal's reason once it has fired.
+   */
+  checkpoint(): Promise<void>;
 }
 
 export interface Method {
   name: string;
   /** JSON schema of `params` (an object); members that are null have already been removed. */
   paramsSchema: object;
-  handler(params: Record<string, unknown>, ctx: MethodContext, signal: AbortSignal): unknown | Promise<unknown>;
+  /**
+   * True when the handler charges the answer budget itself, item by item (paged methods); the
+   * result of any other method is charged whole once built.
+   */
+  chargesBudget?: boolean;
+  handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

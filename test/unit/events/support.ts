@@ -14,7 +14,7 @@ import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import type { EventRow, IngestBatch } from '../../../src/store/types.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { networkIdOf } from '../../../src/xdr/codec.ts';
-import { rejectingSubmitter, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
+import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
 
 export const TESTNET_PASSPHRASE = 'Test SDF Network ; September 2015';
 export const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
@@ -44,7 +44,7 @@ export function storeWith(passphrase: string, ledgers: Array<Uint8Array | Ledger
   for (const l of ledgers) store.ingest(ledgerToBatch(l instanceof Uint8Array ? { bytes: l } : l, networkId), retention);
   return {
     store, dir,
-    ctx: { store, config: { ...defaultConfig, networkPassphrase: passphrase }, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator },
+    ctx: { store, config: { ...defaultConfig, networkPassphrase: passphrase }, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy },
     close() {
       store.close();
       rmSync(dir, { recursive: true, force: true });

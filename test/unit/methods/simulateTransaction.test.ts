@@ -15,7 +15,7 @@ import {
 import type { MethodContext, TransactionSimulator } from '../../../src/rpc/methods/types.ts';
 import type { StoreReader } from '../../../src/store/types.ts';
 import { toBase64 } from '../../../src/xdr/codec.ts';
-import { testNode, rejectingSubmitter } from './support/pubnet.ts';
+import { testCall, testHeavy, testNode, rejectingSubmitter } from './support/pubnet.ts';
 
 type Op = xdr.OperationWire;
 const SOURCE = new Uint8Array(32).fill(9);
@@ -203,10 +203,10 @@ class ScriptedSimulator implements TransactionSimulator {
 
 function ctxWith(simulator: TransactionSimulator, latest: number | null = 12, enableDebug = true): MethodContext {
   const store = { ledgerRange: () => (latest === null ? undefined : { latest: { sequence: latest, closeTime: 0 } }) } as unknown as StoreReader;
-  return { store, config: { ...defaultConfig, preflightEnableDebug: enableDebug }, node: testNode, submitter: rejectingSubmitter, simulator };
+  return { store, config: { ...defaultConfig, preflightEnableDebug: enableDebug }, node: testNode, submitter: rejectingSubmitter, simulator, heavy: testHeavy };
 }
 const run = (params: Record<string, unknown>, ctx: MethodContext, signal = new AbortController().signal) =>
-  simulateTransaction.handler(params, ctx, signal) as Promise<Record<string, unknown>>;
+  simulateTransaction.handler(params, ctx, testCall(signal)) as Promise<Record<string, unknown>>;
 
 test('handler: request errors are results with latestLedger 0; the simulator is not asked', async () => {
   const sim = new ScriptedSimulator();

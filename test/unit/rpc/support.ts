@@ -62,7 +62,7 @@ export function testMethods(probe: Probe): Method[] {
     {
       name: 'slow',
       paramsSchema: { type: 'object', properties: { ms: { type: 'integer' } } },
-      handler: (params, _ctx, signal) => new Promise((resolve) => {
+      handler: (params, _ctx, { signal }) => new Promise((resolve) => {
         const t = setTimeout(() => resolve('finished'), (params.ms as number | undefined) ?? 1000);
         signal.addEventListener('abort', () => {
           clearTimeout(t);

@@ -1,51 +1,75 @@
 // The per-transaction fields getTransaction and getTransactions share (the reference's
-// TransactionDetails), in the reference's field order and omitempty rules.
-import { xdr } from '@stellar/stellar-sdk';
+// TransactionDetails), in the reference's field order and omitempty rules. With xdrFormat "json" the
+// XDR is rendered on the worker threads (a transaction's meta can take long to render).
 import type { StoredTransaction } from '../../../store/types.ts';
 import { toBase64, toHex } from '../../../xdr/codec.ts';
-import { xdrJson, type XdrFormat } from './xdrFormat.ts';
+import type { HeavyWork } from '../../heavyWork.ts';
+import { EncodedJson, jsonParts, type JsonPart } from '../../rawJson.ts';
+import type { XdrJsonItem } from '../../xdrJsonWorkers.ts';
+import type { XdrFormat } from './xdrFormat.ts';
 
 export type TransactionStatus = 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
 
 export const statusOf = (tx: StoredTransaction): TransactionStatus => (tx.successful ? 'SUCCESS' : 'FAILED');
 
 const fromBase64 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'base64'));
-const eventJson = (cls: typeof xdr.ContractEvent | typeof xdr.TransactionEvent | typeof xdr.DiagnosticEvent) =>
-  (b64: string): unknown => xdrJson(cls, fromBase64(b64));
 
-/** XDR (or JSON) fields of a found transaction: envelope, result, meta, diagnostic events, events. */
-export function transactionXdrFields(tx: StoredTransaction, format: XdrFormat): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** XDR fields of a found transaction as base64: envelope, result, meta, diagnostic events, events. */
+function base64Fields(tx: StoredTransaction): Record<string, unknown> {
   const { diagnosticEventsXdr, transactionEventsXdr, contractEventsXdr } = tx.events;
+  const out: Record<string, unknown> = {
+    envelopeXdr: toBase64(tx.envelope),
+    resultXdr: toBase64(tx.result),
+    resultMetaXdr: toBase64(tx.meta),
+  };
+  if (diagnosticEventsXdr.length) out.diagnosticEventsXdr = diagnosticEventsXdr;
   const events: Record<string, unknown> = {};
-  if (format === 'json') {
-    out.envelopeJson = xdrJson(xdr.TransactionEnvelope, tx.envelope);
-    out.resultJson = xdrJson(xdr.TransactionResult, tx.result);
-    out.resultMetaJson = xdrJson(xdr.TransactionMeta, tx.meta);
-    if (diagnosticEventsXdr.length) out.diagnosticEventsJson = diagnosticEventsXdr.map(eventJson(xdr.DiagnosticEvent));
-    if (transactionEventsXdr.length) events.transactionEventsJson = transactionEventsXdr.map(eventJson(xdr.TransactionEvent));
-    if (contractEventsXdr.length) events.contractEventsJson = contractEventsXdr.map((op) => op.map(eventJson(xdr.ContractEvent)));
-  } else {
-    out.envelopeXdr = toBase64(tx.envelope);
-    out.resultXdr = toBase64(tx.result);
-    out.resultMetaXdr = toBase64(tx.meta);
-    if (diagnosticEventsXdr.length) out.diagnosticEventsXdr = diagnosticEventsXdr;
-    if (transactionEventsXdr.length) events.transactionEventsXdr = transactionEventsXdr;
-    if (contractEventsXdr.length) events.contractEventsXdr = contractEventsXdr;
-  }
+  if (transactionEventsXdr.length) events.transactionEventsXdr = transactionEventsXdr;
+  if (contractEventsXdr.length) events.contractEventsXdr = contractEventsXdr;
   out.events = events;
   return out;
 }
 
-/** One getTransactions item. `createdAt` is a number here (a string in getTransaction). */
-export function transactionInfo(tx: StoredTransaction, format: XdrFormat): Record<string, unknown> {
-  return {
+/** The same fields as JSON (…Json instead of …Xdr), their values rendered on the workers. */
+async function jsonFields(tx: StoredTransaction, heavy: HeavyWork): Promise<Record<string, unknown>> {
+  const { diagnosticEventsXdr, transactionEventsXdr, contractEventsXdr } = tx.events;
+  const items: XdrJsonItem[] = [
+    ['TransactionEnvelope', tx.envelope], ['TransactionResult', tx.result], ['TransactionMeta', tx.meta],
+    ...diagnosticEventsXdr.map((e): XdrJsonItem => ['DiagnosticEvent', fromBase64(e)]),
+    ...transactionEventsXdr.map((e): XdrJsonItem => ['TransactionEvent', fromBase64(e)]),
+    ...contractEventsXdr.flat().map((e): XdrJsonItem => ['ContractEvent', fromBase64(e)]),
+  ];
+  const rendered = (await heavy.renderJson(items)).map((bytes) => new EncodedJson(bytes));
+  let i = 3;
+  const take = (n: number): EncodedJson[] => rendered.slice(i, (i += n));
+  const out: Record<string, unknown> = { envelopeJson: rendered[0], resultJson: rendered[1], resultMetaJson: rendered[2] };
+  const diagnostic = take(diagnosticEventsXdr.length);
+  if (diagnostic.length) out.diagnosticEventsJson = diagnostic;
+  const events: Record<string, unknown> = {};
+  const transactionEvents = take(transactionEventsXdr.length);
+  if (transactionEvents.length) events.transactionEventsJson = transactionEvents;
+  if (contractEventsXdr.length) events.contractEventsJson = contractEventsXdr.map((op) => take(op.length));
+  out.events = events;
+  return out;
+}
+
+/**
+ * XDR (or JSON) fields of a found transaction: envelope, result, meta, diagnostic events, events.
+ * JSON values are EncodedJson pieces: serialize with jsonParts.
+ */
+export async function transactionXdrFields(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork): Promise<Record<string, unknown>> {
+  return format === 'json' ? jsonFields(tx, heavy) : base64Fields(tx);
+}
+
+/** One getTransactions item as JSON pieces. `createdAt` is a number here (a string in getTransaction). */
+export async function transactionInfoParts(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork): Promise<JsonPart[]> {
+  return jsonParts({
     status: statusOf(tx),
     txHash: toHex(tx.hash),
     applicationOrder: tx.applicationOrder,
     feeBump: tx.feeBump,
-    ...transactionXdrFields(tx, format),
+    ...(await transactionXdrFields(tx, format, heavy)),
     ledger: tx.ledgerSequence,
     createdAt: tx.closeTime,
-  };
+  });
 }

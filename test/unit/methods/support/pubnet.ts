@@ -10,6 +10,11 @@ import { xdr } from '@stellar/stellar-sdk';
 import { defaultConfig, type Config } from '../../../../src/config/config.ts';
 import { ledgerToBatch } from '../../../../src/ingest/ledgerToBatch.ts';
 import { RpcError } from '../../../../src/rpc/errors.ts';
+import { AnswerBudget } from '../../../../src/rpc/answerBudget.ts';
+import { HeavyWork } from '../../../../src/rpc/heavyWork.ts';
+import { methodCall } from '../../../../src/rpc/jsonrpc.ts';
+import { resultText } from '../../../../src/rpc/rawJson.ts';
+import type { MethodCall } from '../../../../src/rpc/methods/types.ts';
 import type { Method, MethodContext, NodeInfo, SubmitResult, TransactionSimulator, TransactionSubmitter } from '../../../../src/rpc/methods/types.ts';
 import type { Simulation } from '../../../../src/host/simulator.ts';
 import { SqliteStore } from '../../../../src/store/sqlite/sqliteStore.ts';
@@ -77,6 +82,14 @@ export const testNode: NodeInfo = {
   friendbotUrl: undefined,
 };
 
+/** The heavy-work slots and XDR JSON workers the unit tests share (workers start on first use). */
+export const testHeavy = new HeavyWork({ concurrency: 2, jsonWorkers: 1 });
+
+/** One call's limits: a signal that never fires (unless given) and a budget of `budgetBytes` (0: none). */
+export const testCall = (signal = new AbortController().signal, budgetBytes = 0): MethodCall =>
+  methodCall(signal, new AnswerBudget(budgetBytes));
+
+
 export const rejectingSubmitter: TransactionSubmitter = {
   submit(): Promise<SubmitResult> { throw new Error('no submissions in this test'); },
 };
@@ -95,19 +108,20 @@ export function contextFor(store: SqliteStore, overrides: {
     node: { ...testNode, ...overrides.node },
     submitter: overrides.submitter ?? rejectingSubmitter,
     simulator: overrides.simulator ?? unavailableSimulator,
+    heavy: testHeavy,
   };
 }
 
 /** Runs a handler and round-trips its result through JSON, as the transport sends it. */
 export async function call(method: Method, params: Record<string, unknown>, ctx: MethodContext): Promise<any> {
-  const result = await method.handler(params, ctx, new AbortController().signal);
-  return JSON.parse(JSON.stringify(result));
+  const result = await method.handler(params, ctx, testCall());
+  return JSON.parse(resultText(result));
 }
 
 /** Runs a handler that must fail, and returns its RpcError. */
 export async function callError(method: Method, params: Record<string, unknown>, ctx: MethodContext): Promise<RpcError> {
   try {
-    await method.handler(params, ctx, new AbortController().signal);
+    await method.handler(params, ctx, testCall());
   } catch (e) {
     assert.ok(e instanceof RpcError, `expected an RpcError, got ${String(e)}`);
     return e;

@@ -1,0 +1,35 @@
+// The byte budget of one HTTP request's answer. Paged methods (getLedgers, getTransactions,
+// getEvents) charge it item by item and end their page early, with a cursor that continues right
+// after the last item sent, when the next item would not fit; other methods charge their whole
+// result. The elements of a batch share one budget. An answer's size is therefore bounded by the
+// budget plus one item: the first item of an answer always goes in, so a single ledger larger than
+// the budget can still be read, one per page.
+import { RpcError } from './errors.ts';
+
+/** JSON-RPC code of an answer that does not fit (EIP-1474's "limit exceeded"; the reference has none). */
+export const RESPONSE_TOO_LARGE_CODE = -32005;
+
+export class AnswerBudget {
+  readonly limit: number;
+  used = 0;
+  constructor(limit: number) { this.limit = limit > 0 ? limit : Infinity; }
+
+  /**
+   * Takes `bytes` for one item if they fit. An item that does not fit is still taken when nothing
+   * has been charged to this answer yet, so that every answer can make progress.
+   */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit && this.used > 0) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  /** The error for a batch element (or a whole result) that no longer fits. */
+  tooLarge(bytes?: number): RpcError {
+    const left = Math.max(0, this.limit - this.used);
+    const what = bytes === undefined ? 'the next item' : `${bytes} bytes`;
+    return new RpcError(RESPONSE_TOO_LARGE_CODE, 'response size limit exceeded',
+      `${what} would not fit in the ${left} bytes left of this request's ${this.limit}-byte answer budget `
+      + '(max-response-body-bytes; a batch shares one budget): send it alone, or ask for fewer items');
+  }
+}

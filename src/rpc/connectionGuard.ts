@@ -1,0 +1,81 @@
+// What one event loop needs to stay answerable with many clients: a cap on open connections (one
+// more is answered 503 and closed, instead of exhausting file descriptors), and a cap on answer bytes
+// written but not yet taken by clients (a client that does not read pins its answer in memory).
+// Each answer must be delivered within the write timeout, or its connection is closed and the bytes
+// freed. The read and idle timeouts are Node's own (headersTimeout / requestTimeout, checked every
+// CHECK_INTERVAL_MS, and keepAliveTimeout); see httpServer.ts.
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** How often Node's HTTP server looks for connections past their read timeout (its default is 30 s). */
+export const CHECK_INTERVAL_MS = 250;
+
+const REFUSAL_TEXT = 'too many open connections\n';
+const REFUSAL = 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n'
+  + `Connection: close\r\nRetry-After: 1\r\nContent-Length: ${Buffer.byteLength(REFUSAL_TEXT)}\r\n\r\n${REFUSAL_TEXT}`;
+
+export interface ConnectionLimits {
+  maxConnections: number;          // <= 0: no limit
+  writeTimeoutMs: number;          // <= 0: no limit
+  maxQueuedResponseBytes: number;  // <= 0: no limit
+}
+
+export class ConnectionGuard {
+  private readonly limits: ConnectionLimits;
+  /** Connections being served now. */
+  open = 0;
+  /** Connections refused since start. */
+  refused = 0;
+  /** Answer bytes handed to the sockets and not yet delivered. */
+  queuedBytes = 0;
+  /** Connections closed because an answer was not delivered in time. */
+  writeTimeouts = 0;
+
+  constructor(limits: ConnectionLimits) { this.limits = limits; }
+
+  /** Counts the server's connections and refuses those over the cap, before Node's HTTP parser sees them. */
+  attach(server: Server): void {
+    server.prependListener('connection', (socket: Socket) => {
+      if (this.limits.maxConnections > 0 && this.open >= this.limits.maxConnections) {
+        this.refused++;
+        // Written before the client's request is read; the connection is then closed, so the HTTP
+        // server never answers on it (a request already read is dropped with the socket).
+        socket.end(REFUSAL);
+        socket.destroySoon();
+        return;
+      }
+      this.open++;
+      socket.once('close', () => { this.open--; });
+    });
+  }
+
+  /** False when clients already hold more unread answer bytes than allowed: refuse new work (503). */
+  admits(): boolean {
+    return this.limits.maxQueuedResponseBytes <= 0 || this.queuedBytes < this.limits.maxQueuedResponseBytes;
+  }
+
+  /**
+   * Accounts an answer of `bytes` being written to `res` until it is delivered (or its connection
+   * closes), and closes the connection if delivery takes longer than the write timeout.
+   */
+  track(res: ServerResponse, bytes: number): void {
+    this.queuedBytes += bytes;
+    let timer: NodeJS.Timeout | undefined;
+    if (this.limits.writeTimeoutMs > 0) {
+      timer = setTimeout(() => {
+        this.writeTimeouts++;
+        res.socket?.destroy();
+      }, this.limits.writeTimeoutMs);
+      timer.unref();
+    }
+    let settled = false;
+    const done = (): void => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      this.queuedBytes -= bytes;
+    };
+    res.once('finish', done);
+    res.once('close', done);
+  }
+}

@@ -16,6 +16,9 @@ import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
+import { ConnectionGuard } from './rpc/connectionGuard.ts';
+import { MemoryRelief } from './work/memoryRelief.ts';
+import { loadNative, nativeAvailable } from './host/native.ts';
 import { createAdminServer } from './rpc/adminServer.ts';
 import { registerCoreTxEndpoint } from './rpc/coreTxEndpoint.ts';
 import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts';
@@ -24,6 +27,9 @@ import { Simulator } from './host/simulator.ts';
 import { CoreSubmitter } from './core/coreSubmitter.ts';
 import { createFollowIngester } from './sources/followedNetwork.ts';
 import { createPublisher } from './sources/standalonePublishing.ts';
+
+/** How long heavy requests must have been quiet before memory is handed back. */
+const MEMORY_RELIEF_QUIET_MS = 2_000;
 
 export interface RunningNode {
   url: string;
@@ -51,9 +57,14 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
-  const heavy = new HeavyWork({ concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount });
+  const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, nativeAvailable() ? () => loadNative().trimCHeap() : undefined);
+  const connections = ConnectionGuard.fromConfig(config);
+  const heavy = new HeavyWork({
+    concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount, relief,
+    roomForAnswers: () => connections.admits(),
+  });
   const http = createHttpServer({
-    config, methods, logger, metrics: getMetrics(),
+    config, methods, logger, metrics: getMetrics(), connections,
     ctx: { store, config, node, submitter: side.submitter, simulator, heavy },
     registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });

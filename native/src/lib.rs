@@ -332,6 +332,23 @@ pub fn genesis_config_setting_entries(last_modified_ledger_seq: Option<u32>) -> 
         .collect()
 }
 
+/// Hands the free pages of the process's C heap (glibc malloc, which Node's own buffers use) back
+/// to the OS. After a burst of large answers glibc keeps the freed memory in its arenas, and the
+/// node's resident size would stay at its peak. True when memory was released; false where the
+/// C library is not glibc.
+#[napi]
+pub fn trim_c_heap() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: malloc_trim only walks glibc's own arenas.
+        unsafe { libc::malloc_trim(0) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
 /// Drops the idle read-only connections kept for `dbPath` (all databases when omitted); call it
 /// before deleting a database file.
 #[napi]

@@ -157,5 +157,5 @@ export const defaultConfig: Config = {
   httpIdleTimeout: 5,
   httpWriteTimeout: 30,
   maxConnections: 4096,
-  maxQueuedResponseBytes: 256 * 1024 * 1024,
+  maxQueuedResponseBytes: 128 * 1024 * 1024,
 };

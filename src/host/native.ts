@@ -188,6 +188,8 @@ export interface NativeAddon {
   benchSimulateInvoke(request: NativeSimulateInvokeRequest, iterations: number): Promise<number[]>;
   genesisConfigSettingEntries(lastModifiedLedgerSeq?: number): Buffer[];
   closeDatabase(dbPath?: string): void;
+  /** glibc malloc_trim(0): the C heap's free pages back to the OS; false elsewhere. */
+  trimCHeap(): boolean;
   hostInfo(): NativeHostInfo;
   /** Throws for bytes that are not a LedgerCloseMeta or a result without envelope. */
   ledgerToRows(lcm: Uint8Array, networkId: Uint8Array): NativeLedgerRows;

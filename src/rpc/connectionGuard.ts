@@ -2,9 +2,12 @@
 // more is answered 503 and closed, instead of exhausting file descriptors), and a cap on answer bytes
 // written but not yet taken by clients (a client that does not read pins its answer in memory).
 // Each answer must be delivered within the write timeout, or its connection is closed and the bytes
-// freed. The read and idle timeouts are Node's own (headersTimeout / requestTimeout, checked every
-// CHECK_INTERVAL_MS, and keepAliveTimeout); see httpServer.ts.
-import type { Server, ServerResponse } from 'node:http';
+// freed. A new connection must have sent its first request's headers within the read timeout:
+// Node's own read timeouts (headersTimeout / requestTimeout, checked every CHECK_INTERVAL_MS) only
+// cover a request once its first byte is in, and keepAliveTimeout the wait after an answer (see
+// httpServer.ts). Node's parser reads the socket natively, so the first request is what is seen.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Config } from '../config/config.ts';
 import type { Socket } from 'node:net';
 
 /** How often Node's HTTP server looks for connections past their read timeout (its default is 30 s). */
@@ -16,6 +19,7 @@ const REFUSAL = 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; c
 
 export interface ConnectionLimits {
   maxConnections: number;          // <= 0: no limit
+  readTimeoutMs: number;           // a new connection's wait for its first byte; <= 0: no limit
   writeTimeoutMs: number;          // <= 0: no limit
   maxQueuedResponseBytes: number;  // <= 0: no limit
 }
@@ -33,8 +37,25 @@ export class ConnectionGuard {
 
   constructor(limits: ConnectionLimits) { this.limits = limits; }
 
+  static fromConfig(config: Pick<Config, 'maxConnections' | 'httpReadTimeout' | 'httpWriteTimeout' | 'maxQueuedResponseBytes'>): ConnectionGuard {
+    return new ConnectionGuard({
+      maxConnections: config.maxConnections,
+      readTimeoutMs: config.httpReadTimeout * 1000,
+      writeTimeoutMs: config.httpWriteTimeout * 1000,
+      maxQueuedResponseBytes: config.maxQueuedResponseBytes,
+    });
+  }
+
   /** Counts the server's connections and refuses those over the cap, before Node's HTTP parser sees them. */
   attach(server: Server): void {
+    const silent = new WeakMap<Socket, NodeJS.Timeout>();
+    const heard = (socket: Socket): void => {
+      const timer = silent.get(socket);
+      if (timer === undefined) return;
+      clearTimeout(timer);
+      silent.delete(socket);
+    };
+    server.prependListener('request', (req: IncomingMessage) => heard(req.socket));
     server.prependListener('connection', (socket: Socket) => {
       if (this.limits.maxConnections > 0 && this.open >= this.limits.maxConnections) {
         this.refused++;
@@ -46,6 +67,12 @@ export class ConnectionGuard {
       }
       this.open++;
       socket.once('close', () => { this.open--; });
+      if (this.limits.readTimeoutMs > 0) {
+        const timer = setTimeout(() => socket.destroy(), this.limits.readTimeoutMs);
+        timer.unref();
+        silent.set(socket, timer);
+        socket.once('close', () => heard(socket));
+      }
     });
   }
 

@@ -1,5 +1,7 @@
 // What the methods that build large answers share: a cap on how many build at once (each may hold
 // up to an answer budget of memory and keeps a core busy), and the workers that render XDR as JSON.
+import { ErrorCode, RpcError } from './errors.ts';
+import type { MemoryRelief } from '../work/memoryRelief.ts';
 import { Semaphore } from '../work/semaphore.ts';
 import { XdrJsonWorkers, type XdrJsonItem } from './xdrJsonWorkers.ts';
 
@@ -8,28 +10,56 @@ export interface HeavyWorkOptions {
   concurrency: number;
   /** Threads rendering XDR as JSON. */
   jsonWorkers: number;
+  /** Gives memory back once heavy work has been quiet for a moment. */
+  relief?: MemoryRelief;
+  /**
+   * False while clients hold more unread answer bytes than the server allows (ConnectionGuard):
+   * a heavy answer then is not built at all.
+   */
+  roomForAnswers?: () => boolean;
 }
+
+/** A heavy request refused because answers already built wait for their (slow) clients. */
+export const answersBacklogError = (): RpcError => new RpcError(ErrorCode.systemError,
+  'answers waiting for their clients exceed the server\'s limit (max-queued-response-bytes); try again later');
 
 export class HeavyWork {
   readonly gate: Semaphore;
   private readonly workers: XdrJsonWorkers;
+  private readonly relief: MemoryRelief | undefined;
+  private readonly roomForAnswers: () => boolean;
   constructor(options: HeavyWorkOptions) {
     this.gate = new Semaphore(options.concurrency);
     this.workers = new XdrJsonWorkers(options.jsonWorkers);
+    this.relief = options.relief;
+    this.roomForAnswers = options.roomForAnswers ?? (() => true);
   }
 
-  /** Runs `build` while holding a slot; waiting ends with the signal's reason if it fires first. */
+  /**
+   * Runs `build` while holding a slot; waiting ends with the signal's reason if it fires first.
+   * Refused (answersBacklogError) when, by the time the slot is free, clients are not taking the
+   * answers already sent.
+   */
   async run<T>(signal: AbortSignal, build: () => Promise<T>): Promise<T> {
     const release = await this.gate.acquire(signal);
+    if (!this.roomForAnswers()) {
+      release();
+      throw answersBacklogError();
+    }
+    this.relief?.started();
     try {
       return await build();
     } finally {
       release();
+      this.relief?.ended();
     }
   }
 
   /** Each item's JSON as UTF-8, rendered off the event loop. */
   renderJson(items: readonly XdrJsonItem[]): Promise<Uint8Array[]> { return this.workers.render(items); }
 
-  close(): Promise<void> { return this.workers.close(); }
+  close(): Promise<void> {
+    this.relief?.stop();
+    return this.workers.close();
+  }
 }

@@ -55,6 +55,8 @@ export interface HttpServerOptions {
   rpcPaths?: readonly string[];
   /** Longest batch accepted (default 1000). */
   maxBatchSize?: number;
+  /** The connection and unread-answer limits (default: from config). */
+  connections?: ConnectionGuard;
 }
 
 export interface HttpServer {
@@ -171,11 +173,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   metrics?.registerGlobalInflight(() => global.inflight);
   const bodyLimit = config.maxRequestBodyBytes;
   const readTimeoutMs = Math.max(1, config.httpReadTimeout * 1000);
-  const connections = new ConnectionGuard({
-    maxConnections: config.maxConnections,
-    writeTimeoutMs: config.httpWriteTimeout * 1000,
-    maxQueuedResponseBytes: config.maxQueuedResponseBytes,
-  });
+  const connections = options.connections ?? ConnectionGuard.fromConfig(config);
 
   const app = Fastify({
     logger: false,

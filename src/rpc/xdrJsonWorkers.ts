@@ -57,7 +57,7 @@ export class XdrJsonWorkers {
    * `size` workers, started on first use (the SDK takes a moment to load). Each has its own heap
    * cap: a value too large to render fails that request, never the node.
    */
-  constructor(size: number, heapMb = 512) {
+  constructor(size: number, heapMb = 256) {
     this.size = Math.max(1, size);
     this.heapMb = heapMb;
   }

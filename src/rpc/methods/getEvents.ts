@@ -144,6 +144,7 @@ export const getEvents: Method = {
         chunk.limit = Math.min(READ_CHUNK, limit - page.count);
         const found = ctx.store.events(chunk);
         for (const e of found) {
+          if (!page.hasRoom()) break reading;
           const info = eventInfo(e, req.format, contractIds);
           if (!page.add(JSON.stringify(info))) break reading;
           lastId = info.id as string;

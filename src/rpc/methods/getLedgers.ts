@@ -72,7 +72,7 @@ export const getLedgers: Method = {
         const rows = ctx.store.ledgers(next, Math.min(READ_CHUNK, limit - page.count, latest - next + 1));
         if (rows.length === 0) break;
         for (const row of rows) {
-          if (!page.add(await ledgerInfo(row, format, ctx))) break reading;
+          if (!page.hasRoom() || !page.add(await ledgerInfo(row, format, ctx))) break reading;
           last = row.sequence;
           await call.checkpoint();
         }

@@ -72,7 +72,7 @@ export const getTransactions: Method = {
         const rows = ctx.store.transactionsFrom(next, wanted);
         for (const tx of rows) {
           if (tx.ledgerSequence > latest) break reading;
-          if (!page.add(await transactionInfoParts(tx, format, ctx.heavy))) break reading;
+          if (!page.hasRoom() || !page.add(await transactionInfoParts(tx, format, ctx.heavy))) break reading;
           last = tx;
           await call.checkpoint();
         }

@@ -67,6 +67,34 @@ describe('stripNulls', () => {
   });
 });
 
+describe('stripNulls at depth', () => {
+  /** {"a":{"a":...{"a":leaf}}} nested `depth` objects deep. */
+  const nested = (depth: number, leaf: unknown): unknown => {
+    let v = leaf;
+    for (let i = 0; i < depth; i++) v = { a: v, n: null };
+    return v;
+  };
+
+  it('handles 10,000 levels (the reference decoder\'s limit) without a stack overflow, as the recursive walk did not', () => {
+    const out = stripNulls(nested(10_000, 7));
+    let v = out as { a?: unknown; n?: unknown };
+    for (let i = 0; i < 10_000; i++) {
+      assert.equal('n' in v, false, `null member kept at level ${i}`);
+      v = v.a as { a?: unknown; n?: unknown };
+    }
+    assert.equal(v, 7);
+  });
+
+  it('keeps array order, nulls in arrays, and copies only the changed path', () => {
+    const untouched = { k: [1, 2] };
+    const input = { x: [{ y: null, z: 1 }, null, untouched, [null, { w: null }]], q: untouched };
+    const out = stripNulls(input) as typeof input;
+    assert.deepEqual(out, { x: [{ z: 1 }, null, { k: [1, 2] }, [null, {}]], q: { k: [1, 2] } });
+    assert.equal(out.q, untouched);
+    assert.equal(out.x[2], untouched);
+  });
+});
+
 describe('errorResponseText', () => {
   it('omits data when absent and an empty message, as jrpc2 does', () => {
     assert.equal(errorResponseText('1', -32601, 'method not found'), '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found"}}');

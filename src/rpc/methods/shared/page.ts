@@ -17,6 +17,18 @@ export class Page {
   get count(): number { return this.items; }
 
   /**
+   * Whether another item may still fit, asked before rendering it (rendering a ledger as JSON takes
+   * long): false, and the page is cut, once the budget is spent; an error when it was spent before
+   * this page got any item (by the other elements of a batch).
+   */
+  hasRoom(): boolean {
+    if (!this.call.budget.spent) return true;
+    if (this.items === 0) throw this.call.budget.tooLarge();
+    this.cut = true;
+    return false;
+  }
+
+  /**
    * Adds one item (JSON text, or its pieces) if the budget has room; false (and the page is cut)
    * when not. The first item of a request that finds the budget already spent by other batch
    * elements is an error instead.

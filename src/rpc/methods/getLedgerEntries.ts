@@ -73,7 +73,7 @@ export const getLedgerEntries: Method = {
     type: 'object',
     properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' } },
   },
-  handler(params, ctx) {
+  async handler(params, ctx, call) {
     const format = parseXdrFormat(params.xdrFormat);
     const requested = Array.isArray(params.keys) ? params.keys : [];
     if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
@@ -91,9 +91,11 @@ export const getLedgerEntries: Method = {
     const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);
 
     const entries: Record<string, unknown>[] = [];
-    keys.forEach((key, i) => {
+    for (const [i, key] of keys.entries()) {
+      // up to 200 entries of contract code rendered as JSON: the event loop gets turns in between
+      await call.checkpoint();
       const entry = stored.get(toBase64(keyBytes[i]));
-      if (!entry) return;
+      if (!entry) continue;
       const found: Found = { key, keyBytes: keyBytes[i], stored: entry };
       const ttlKey = ttlKeyBytes[i];
       if (ttlKey) {
@@ -101,7 +103,7 @@ export const getLedgerEntries: Method = {
         const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
         const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
         if (until !== undefined && until < latest.sequence) {
-          if (!isPersistentKey(key)) return; // expired temporary data: gone
+          if (!isPersistentKey(key)) continue; // expired temporary data: gone
           found.liveUntil = 0; // archived
         } else if (until !== undefined) {
           found.liveUntil = until;
@@ -112,7 +114,7 @@ export const getLedgerEntries: Method = {
         }
       }
       entries.push(entryResult(found, format));
-    });
+    }
     return { entries, latestLedger: latest.sequence };
   },
 };

@@ -33,10 +33,10 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4 } }
+    invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4 } };
+    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 } };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();
 const CONNECTIONS = 64;
@@ -243,7 +243,7 @@ await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'],
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
-await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests'], heavyRequestsSection);
+await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 const mainDurationSec = (performance.now() - started) / 1000;

@@ -36,7 +36,7 @@ import type { Method, MethodContext } from './methods/types.ts';
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 
 /** How long a large answer is written before the event loop gets a turn. */
-const WRITE_SLICE_MS = 2;
+const WRITE_SLICE_MS = 1;
 /** The reference's graceful-shutdown window. */
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -68,7 +68,7 @@ export interface RequestScope {
 }
 
 /** How long a call works before it gives the event loop a turn. */
-export const CALL_SLICE_MS = 5;
+export const CALL_SLICE_MS = 3;
 
 interface Entry {
   method: Method;
@@ -227,13 +227,26 @@ export class Dispatcher {
     }
     const parts = new Array<Answer | Promise<Answer>>(n);
     let pending = false;
+    const started = performance.now();
     for (let i = 0; i < n; i++) {
+      // a long batch (1,000 elements) is started over several turns of the event loop
+      if (performance.now() - started >= CALL_SLICE_MS) return this.startRest(body, i, parts, scope, budget);
       const r = this.one(body[i], scope, budget);
       parts[i] = r;
       if (r !== null && typeof r !== 'string') pending = true;
     }
     if (!pending) return joinBatch(parts as Answer[]);
     return Promise.all(parts).then(joinBatch);
+  }
+
+  /** Starts a batch's elements from `from` on, a slice at a time, then joins every answer. */
+  private async startRest(body: unknown[], from: number, parts: Array<Answer | Promise<Answer>>, scope: RequestScope, budget: AnswerBudget): Promise<Answer> {
+    const slices = new SlicedWork(() => false, CALL_SLICE_MS);
+    for (let i = from; i < body.length; i++) {
+      await slices.checkpoint();
+      parts[i] = this.one(body[i], scope, budget);
+    }
+    return joinBatch(await Promise.all(parts));
   }
 
   /** Convenience for callers that want values: the parsed response (object, array) or null. */
@@ -316,6 +329,8 @@ export class Dispatcher {
     if (logger !== undefined && logger.levelVal <= 20) {
       logger.debug({ subsys: 'jsonrpc', req: reqNo, json_req: idText, method: entry.method.name, params: rawParams }, 'starting JSONRPC request');
     }
+    // a page method called once the batch's answer is full: refused before any work
+    if (entry.method.chargesBudget && budget.spent) return this.finish(entry, idText, reqNo, start, undefined, budget.tooLarge(), budget);
     const gate = entry.gate;
     const full = gate.enter();
     if (full !== undefined) return this.finish(entry, idText, reqNo, start, undefined, full, budget);

@@ -1,6 +1,9 @@
 // A counting semaphore whose waiters can give up: heavy requests take a slot to build their answer,
 // so at most `slots` of them hold memory and CPU at once; the rest wait in arrival order until a
-// slot frees or their AbortSignal fires (their time limit).
+// slot frees or their AbortSignal fires (their time limit). A freed slot passes to the next waiter
+// on a later turn of the event loop, not in the same microtask run: otherwise a line of waiters
+// that each finish quickly (a batch's elements refused one after another) would run back to back
+// without the loop ever answering anyone else.
 export class Semaphore {
   readonly slots: number;
   private busy = 0;
@@ -39,7 +42,13 @@ export class Semaphore {
       if (released) return;
       released = true;
       this.busy--;
-      this.waiters.shift()?.();
+      if (this.waiters.length > 0) {
+        this.busy++; // held for the next waiter until the loop's next turn
+        setImmediate(() => {
+          this.busy--;
+          this.waiters.shift()?.();
+        });
+      }
     };
   }
 }

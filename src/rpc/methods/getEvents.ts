@@ -35,7 +35,7 @@ import { xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
 export const LEDGER_SCAN_LIMIT = 10_000;
 
 /** Events read from storage at a time. */
-const READ_CHUNK = 200;
+const READ_CHUNK = 100;
 
 const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, op: 0, event: 0 });
 
@@ -141,6 +141,7 @@ export const getEvents: Method = {
       let lastId: string | undefined;
       const chunk: EventQuery = { ...query };
       reading: while (page.count < limit && compare(chunk.start, chunk.end) < 0) {
+        if (!page.hasRoom()) break;
         chunk.limit = Math.min(READ_CHUNK, limit - page.count);
         const found = ctx.store.events(chunk);
         for (const e of found) {

@@ -69,6 +69,7 @@ export const getLedgers: Method = {
       let last: number | undefined;
       let next = start;
       reading: while (page.count < limit && next <= latest) {
+        if (!page.hasRoom()) break;
         const rows = ctx.store.ledgers(next, Math.min(READ_CHUNK, limit - page.count, latest - next + 1));
         if (rows.length === 0) break;
         for (const row of rows) {

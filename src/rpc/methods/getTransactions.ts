@@ -68,6 +68,7 @@ export const getTransactions: Method = {
       let last: { ledgerSequence: number; applicationOrder: number } | undefined;
       let next = fromId;
       reading: while (page.count < limit) {
+        if (!page.hasRoom()) break;
         const wanted = Math.min(READ_CHUNK, limit - page.count);
         const rows = ctx.store.transactionsFrom(next, wanted);
         for (const tx of rows) {

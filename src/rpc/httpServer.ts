@@ -37,6 +37,8 @@ export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/sor
 
 /** How long a large answer is written before the event loop gets a turn. */
 const WRITE_SLICE_MS = 1;
+/** Answers from this size on are written piece by piece. */
+const STREAM_FROM_BYTES = 64 * 1024;
 /** The reference's graceful-shutdown window. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -193,8 +195,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return;
     }
     if (typeof answer !== 'string') {
-      streamAnswer(reply, answer);
-      return;
+      // a small one (getTransaction's) goes out whole, in one write with a Content-Length
+      if (answer.bytes > STREAM_FROM_BYTES) {
+        streamAnswer(reply, answer);
+        return;
+      }
+      answer = answer.text();
     }
     connections.track(reply.raw, answer.length);
     // A string body goes out in one write with the headers (a Buffer would take a writev).

@@ -26,6 +26,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
+import { Abandonment } from './callScope.ts';
 import { Dispatcher, type Answer } from './jsonrpc.ts';
 import type { JsonChunks } from './rawJson.ts';
 import { GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
@@ -202,7 +203,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       }
       answer = answer.text();
     }
-    connections.track(reply.raw, answer.length);
+    // a small answer fits the socket's buffers at once; a large one is accounted until delivered
+    if (answer.length > STREAM_FROM_BYTES) connections.track(reply.raw, answer.length);
     // A string body goes out in one write with the headers (a Buffer would take a writev).
     reply.header('accept-post', 'application/json').header('content-type', 'application/json').send(answer);
   }
@@ -271,7 +273,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       }
       let answer: Answer | Promise<Answer>;
       // Fires at the global time limit or when the client goes away: the handlers stop working.
-      const abandon = new AbortController();
+      const abandon = new Abandonment();
       try {
         const parsed = parseRequestBody(text);
         if (parsed === undefined) {
@@ -279,7 +281,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           reply.header('accept-post', 'application/json').code(500).header('content-type', TEXT_PLAIN).send('[-32700] invalid request value\n');
           return;
         }
-        answer = dispatcher.handle(parsed.value, { signal: abandon.signal, idTexts: parsed.idTexts });
+        answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts });
         if (!(answer instanceof Promise)) {
           global.exit();
           sendAnswer(reply, answer);
@@ -291,9 +293,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         return;
       }
       const start = performance.now();
-      reply.raw.once('close', () => { if (!reply.raw.writableFinished) abandon.abort(processingLimitError()); });
+      reply.raw.once('close', () => { if (!reply.raw.writableFinished) abandon.abandon(processingLimitError()); });
       withTimeout(answer, global.maxDurationMs, () => {
-        abandon.abort(processingLimitError());
+        abandon.abandon(processingLimitError());
         metrics?.globalLimitReached();
         logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed limiting threshold of ${global.maxDurationMs / 1000}s`);
       }).then(

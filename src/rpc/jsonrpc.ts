@@ -33,6 +33,7 @@ import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limi
 import { AnswerBudget } from './answerBudget.ts';
 import { JsonChunks, RawJson } from './rawJson.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
+import { Abandonment, CALL_SLICE_MS, CallScope } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
 import type { Method, MethodCall, MethodContext } from './methods/types.ts';
 
@@ -61,14 +62,11 @@ export interface DispatcherOptions {
 
 /** What one HTTP request's messages share. */
 export interface RequestScope {
-  /** Fires when the request is abandoned (its global time limit, or the client left). */
-  signal?: AbortSignal;
+  /** Set when the request is abandoned (its global time limit, or the client left). */
+  abandonment?: Abandonment;
   /** Exact id texts of numeric ids (see requestBody.ts). */
   idTexts?: WeakMap<object, string>;
 }
-
-/** How long a call works before it gives the event loop a turn. */
-export const CALL_SLICE_MS = 3;
 
 interface Entry {
   method: Method;
@@ -351,13 +349,8 @@ export class Dispatcher {
         new RpcError(ErrorCode.invalidParams, 'invalid parameters', describeSchemaError(entry.validate.errors)), budget);
     }
 
-    const controller = new AbortController();
-    const outer = scope.signal;
-    if (outer !== undefined) {
-      if (outer.aborted) controller.abort(outer.reason);
-      else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true, signal: controller.signal });
-    }
-    const call = methodCall(controller.signal, budget);
+    const call = new CallScope(budget);
+    scope.abandonment?.onAbandon((reason) => call.stop(reason));
     let result: unknown;
     try {
       result = entry.method.handler(params, this.ctx, call);
@@ -377,7 +370,7 @@ export class Dispatcher {
     return withTimeout(promise, gate.maxDurationMs, () => {
       timedOut = true;
       const err = processingLimitError();
-      controller.abort(err);
+      call.stop(err);
       this.metrics?.methodLimit(entry.method.name);
       this.logger?.info({ subsys: 'jsonrpc', method: entry.method.name }, `Request processing for ${entry.method.name} exceed limiting threshold of ${gate.maxDurationMs / 1000}s`);
     }).then(
@@ -409,8 +402,10 @@ export class Dispatcher {
       } catch (e) {
         error = e;
       }
-      if (error === undefined && resultText !== undefined && !charge(Buffer.byteLength(resultText))) {
-        error = budget.tooLarge(Buffer.byteLength(resultText));
+      // charged by its length: measuring UTF-8 bytes would cost every small answer a scan, and
+      // results are ASCII but for the odd string value
+      if (error === undefined && resultText !== undefined && !charge(resultText.length)) {
+        error = budget.tooLarge(resultText.length);
       }
       if (error === undefined) {
         status = isFailedResult(result) ? 'error' : 'ok';
@@ -443,16 +438,12 @@ export class Dispatcher {
   }
 }
 
-/** The per-call limits a handler gets: its signal, the request's budget, and time slices. */
+/** The limits a handler gets when called outside a request (tests, benchmarks): `signal` stops it. */
 export function methodCall(signal: AbortSignal, budget: AnswerBudget): MethodCall {
-  const slices = new SlicedWork(() => signal.aborted, CALL_SLICE_MS);
-  return {
-    signal,
-    budget,
-    async checkpoint() {
-      if (!(await slices.checkpoint())) throw signal.reason;
-    },
-  };
+  const call = new CallScope(budget);
+  if (signal.aborted) call.stop(signal.reason);
+  else signal.addEventListener('abort', () => call.stop(signal.reason), { once: true });
+  return call;
 }
 
 /** A number id as JSON text; one that JSON cannot carry (Infinity) answers as null. */

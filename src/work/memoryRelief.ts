@@ -24,7 +24,9 @@ function fullCollection(): Collect | undefined {
 export class MemoryRelief {
   private readonly quietMs: number;
   private readonly trimCHeap: (() => boolean) | undefined;
-  private readonly collect: Collect | undefined;
+  // looked up at the first relief: exposing gc changes a V8 flag, which a node that never serves a
+  // heavy request has no reason to do
+  private collect: Collect | undefined | null = null;
   private busy = 0;
   private due = false;
   private timer: NodeJS.Timeout | undefined;
@@ -35,7 +37,6 @@ export class MemoryRelief {
   constructor(quietMs: number, trimCHeap?: () => boolean) {
     this.quietMs = quietMs;
     this.trimCHeap = trimCHeap;
-    this.collect = fullCollection();
   }
 
   /** Heavy work starts: no relief while it runs. */
@@ -60,6 +61,7 @@ export class MemoryRelief {
     if (this.busy > 0) return;
     this.due = false;
     this.runs++;
+    if (this.collect === null) this.collect = fullCollection();
     this.collect?.();
     this.trimCHeap?.();
   }

@@ -73,7 +73,7 @@ export const getLedgerEntries: Method = {
     type: 'object',
     properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' } },
   },
-  async handler(params, ctx, call) {
+  handler(params, ctx, call) {
     const format = parseXdrFormat(params.xdrFormat);
     const requested = Array.isArray(params.keys) ? params.keys : [];
     if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
@@ -90,12 +90,10 @@ export const getLedgerEntries: Method = {
     const ttlKeyBytes = keys.map((k) => (isSorobanKey(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
     const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);
 
-    const entries: Record<string, unknown>[] = [];
-    for (const [i, key] of keys.entries()) {
-      // up to 200 entries of contract code rendered as JSON: the event loop gets turns in between
-      await call.checkpoint();
+    const render = (i: number): Record<string, unknown> | undefined => {
+      const key = keys[i];
       const entry = stored.get(toBase64(keyBytes[i]));
-      if (!entry) continue;
+      if (!entry) return undefined;
       const found: Found = { key, keyBytes: keyBytes[i], stored: entry };
       const ttlKey = ttlKeyBytes[i];
       if (ttlKey) {
@@ -103,7 +101,7 @@ export const getLedgerEntries: Method = {
         const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
         const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
         if (until !== undefined && until < latest.sequence) {
-          if (!isPersistentKey(key)) continue; // expired temporary data: gone
+          if (!isPersistentKey(key)) return undefined; // expired temporary data: gone
           found.liveUntil = 0; // archived
         } else if (until !== undefined) {
           found.liveUntil = until;
@@ -113,8 +111,19 @@ export const getLedgerEntries: Method = {
           found.liveUntil = 0;
         }
       }
-      entries.push(entryResult(found, format));
-    }
-    return { entries, latestLedger: latest.sequence };
+      return entryResult(found, format);
+    };
+    const answer = (entries: Record<string, unknown>[]) => ({ entries, latestLedger: latest.sequence });
+    if (format !== 'json') return answer(keys.map((_, i) => render(i)).filter((e) => e !== undefined));
+    // up to 200 entries of contract code rendered as JSON: the event loop gets turns in between
+    return (async () => {
+      const entries: Record<string, unknown>[] = [];
+      for (let i = 0; i < keys.length; i++) {
+        await call.checkpoint();
+        const e = render(i);
+        if (e) entries.push(e);
+      }
+      return answer(entries);
+    })();
   },
 };

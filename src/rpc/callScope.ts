@@ -1,0 +1,68 @@
+// The limits of one request and of each method call in it, built for the common case: most calls
+// finish synchronously and never need an AbortSignal, and Node's AbortController/EventTarget cost
+// microseconds each, which on the hot path (getLatestLedger, getTransaction) is a measurable share.
+// So a request's abandonment is a plain list of callbacks, and a call's AbortSignal is only made
+// when a handler asks for it.
+import type { AnswerBudget } from './answerBudget.ts';
+import type { MethodCall } from './methods/types.ts';
+import { SlicedWork } from '../work/slicedWork.ts';
+
+/** How long a call works before it gives the event loop a turn. */
+export const CALL_SLICE_MS = 3;
+
+/** One HTTP request being given up (its global time limit passed, or its client left). */
+export class Abandonment {
+  private reasonValue: unknown;
+  private fired = false;
+  private listeners: Array<(reason: unknown) => void> | undefined;
+
+  get abandoned(): boolean { return this.fired; }
+  get reason(): unknown { return this.reasonValue; }
+
+  /** Calls `fn` when the request is abandoned (at once if it already is). */
+  onAbandon(fn: (reason: unknown) => void): void {
+    if (this.fired) fn(this.reasonValue);
+    else (this.listeners ??= []).push(fn);
+  }
+
+  abandon(reason: unknown): void {
+    if (this.fired) return;
+    this.fired = true;
+    this.reasonValue = reason;
+    const listeners = this.listeners ?? [];
+    this.listeners = undefined;
+    for (const fn of listeners) fn(reason);
+  }
+}
+
+/** One method call's limits: its (lazily made) signal, the request's budget, and time slices. */
+export class CallScope implements MethodCall {
+  readonly budget: AnswerBudget;
+  private controller: AbortController | undefined;
+  private stopReason: unknown;
+  private stopped = false;
+  private slices: SlicedWork | undefined;
+
+  constructor(budget: AnswerBudget) { this.budget = budget; }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Stops the call: its signal fires and its next checkpoint throws `reason`. */
+  stop(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  async checkpoint(): Promise<void> {
+    this.slices ??= new SlicedWork(() => this.stopped, CALL_SLICE_MS);
+    if (this.stopped || !(await this.slices.checkpoint())) throw this.stopReason;
+  }
+}

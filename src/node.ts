@@ -63,6 +63,10 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount, relief,
     roomForAnswers: () => connections.admits(),
   });
+  getMetrics().registerServingLoad(() => ({
+    openConnections: connections.open, refusedConnections: connections.refused, writeTimeouts: connections.writeTimeouts,
+    queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
+  }));
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(), connections,
     ctx: { store, config, node, submitter: side.submitter, simulator, heavy },

@@ -17,6 +17,17 @@
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
+
+/** What registerServingLoad reads at each scrape. */
+export interface ServingLoad {
+  openConnections: number;
+  refusedConnections: number;
+  writeTimeouts: number;
+  queuedResponseBytes: number;
+  heavyRunning: number;
+  heavyWaiting: number;
+}
+
 export const METRICS_NAMESPACE = 'lumen_rpc';
 
 const QUANTILES = [0.5, 0.9, 0.99];
@@ -133,6 +144,7 @@ export class Metrics {
   private readonly inflightSources = new Map<string, () => number>();
   private globalInflightSource: () => number = () => 0;
   private preflightSource: (() => { running: number; waiting: number; queueFullErrors: number }) | undefined;
+  private servingSource: (() => ServingLoad) | undefined;
   private readonly globalWarn: Counter;
   private readonly globalLimit: Counter;
 
@@ -237,6 +249,30 @@ export class Metrics {
       name: `${ns}_preflight_pool_queue_full_errors`, help: 'number of preflight full queue errors', registers: [this.registry],
       collect() { this.reset(); this.inc(self.preflightSource!().queueFullErrors); },
     });
+  }
+
+  /**
+   * The bounded-work state (connections, unread answers, heavy answers), read from `source` at
+   * scrape time (registered once). Not in the reference: its goroutines need none of it.
+   */
+  registerServingLoad(source: () => ServingLoad): void {
+    const had = this.servingSource !== undefined;
+    this.servingSource = source;
+    if (had) return;
+    const self = this;
+    const ns = METRICS_NAMESPACE;
+    const gauge = (name: string, help: string, read: (l: ServingLoad) => number): void => {
+      new Gauge({ name: `${ns}_${name}`, help, registers: [this.registry], collect() { this.set(read(self.servingSource!())); } });
+    };
+    const counter = (name: string, help: string, read: (l: ServingLoad) => number): void => {
+      new Counter({ name: `${ns}_${name}`, help, registers: [this.registry], collect() { this.reset(); this.inc(read(self.servingSource!())); } });
+    };
+    gauge('http_open_connections', 'open HTTP connections', (l) => l.openConnections);
+    counter('http_refused_connections', 'HTTP connections refused over max-connections', (l) => l.refusedConnections);
+    counter('http_write_timeouts', 'HTTP connections closed because an answer was not delivered within http-write-timeout', (l) => l.writeTimeouts);
+    gauge('http_queued_response_bytes', 'answer bytes handed to sockets and not yet delivered', (l) => l.queuedResponseBytes);
+    gauge('heavy_requests_running', 'getLedgers/getTransactions/getEvents answers being built', (l) => l.heavyRunning);
+    gauge('heavy_requests_waiting', 'getLedgers/getTransactions/getEvents answers waiting for a slot', (l) => l.heavyWaiting);
   }
 
   methodWarning(method: string): void { this.methodCounters.get(method)?.warn.inc(); }

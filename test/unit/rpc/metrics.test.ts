@@ -131,6 +131,26 @@ describe('labels', () => {
   });
 });
 
+describe('serving load metrics', () => {
+  it('reads connections, unread answers and heavy answers at scrape time', async () => {
+    const m = createMetrics({ processMetrics: false, processWide: false });
+    let load = { openConnections: 7, refusedConnections: 2, writeTimeouts: 1, queuedResponseBytes: 4096, heavyRunning: 2, heavyWaiting: 5 };
+    m.registerServingLoad(() => load);
+    let text = await m.metricsText();
+    assert.equal(sample(text, 'lumen_rpc_http_open_connections'), 7);
+    assert.match(text, /# TYPE lumen_rpc_http_refused_connections counter/);
+    assert.equal(sample(text, 'lumen_rpc_http_refused_connections'), 2);
+    assert.equal(sample(text, 'lumen_rpc_http_write_timeouts'), 1);
+    assert.equal(sample(text, 'lumen_rpc_http_queued_response_bytes'), 4096);
+    assert.equal(sample(text, 'lumen_rpc_heavy_requests_running'), 2);
+    assert.equal(sample(text, 'lumen_rpc_heavy_requests_waiting'), 5);
+    load = { ...load, openConnections: 0, refusedConnections: 9 };
+    text = await m.metricsText();
+    assert.equal(sample(text, 'lumen_rpc_http_open_connections'), 0);
+    assert.equal(sample(text, 'lumen_rpc_http_refused_connections'), 9);
+  });
+});
+
 describe('preflight pool metrics', () => {
   it('reads the simulation pool at scrape time', async () => {
     const m = createMetrics({ processMetrics: false, processWide: false });

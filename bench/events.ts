@@ -26,7 +26,7 @@ import { getEvents } from '../src/rpc/methods/getEvents.ts';
 import type { MethodCall, MethodContext } from '../src/rpc/methods/types.ts';
 import { AnswerBudget } from '../src/rpc/answerBudget.ts';
 import { HeavyWork } from '../src/rpc/heavyWork.ts';
-import { methodCall } from '../src/rpc/jsonrpc.ts';
+import { methodCall } from '../src/rpc/callScope.ts';
 import { resultText } from '../src/rpc/rawJson.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import type { EventRow, IngestBatch, TransactionRow } from '../src/store/types.ts';

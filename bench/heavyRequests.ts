@@ -10,22 +10,16 @@
 // The heavy clients run as their own processes at a lower CPU priority: on a real deployment they
 // are on other machines, and here they would otherwise compete with the node for the same 2 cores.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { concat, frameRecord } from '../src/sources/recordMarked.ts';
-import { startNodeProcess, type NodeProcess } from '../test/integration/support/nodeProcess.ts';
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type { NodeProcess } from '../test/integration/support/nodeProcess.ts';
+import { PUBNET_FIRST, PUBNET_LAST, startPubnetFollower } from '../test/integration/support/pubnetFollower.ts';
 import { createAccounts, runPayments } from './payments.ts';
 import { RawHttpClient } from './rawHttp.ts';
 import { startServer } from './serverProcess.ts';
 import { fmt, median, percentile, sleep } from './stats.ts';
 import type { Row } from './report.ts';
 
-const PUBNET = 'Public Global Stellar Network ; September 2015';
-const PUBNET_FIRST = 63092982;
-const PUBNET_LAST = 63092991;
-const FIXTURES = new URL('../../shared/fixtures/pubnet/ledgers/', import.meta.url).pathname;
 const CLIENT = new URL('./heavyClient.ts', import.meta.url).pathname;
 export const HEAVY_TARGETS = { ratio: 3, p99Ms: 50 };
 
@@ -36,12 +30,7 @@ interface Round { idleP99: number; idleP50: number; loadedP99: number; loadedP50
 interface Scenario { node: NodeProcess; first: number; last: number; what: string }
 
 async function pubnetFollower(): Promise<Scenario> {
-  const metas = Array.from({ length: PUBNET_LAST - PUBNET_FIRST + 1 }, (_, i) => gunzipSync(readFileSync(join(FIXTURES, `ledger-${PUBNET_FIRST + i}.xdr.gz`))));
-  const stream = join(mkdtempSync(join(tmpdir(), 'lumen-bench-heavy-')), 'stream.xdr');
-  writeFileSync(stream, concat(metas.map((m) => frameRecord(new Uint8Array(m)))));
-  const node = await startNodeProcess({ args: ['--meta-stream', stream, '--network-passphrase', PUBNET, '--log-level', 'warn'], readyWhenListening: true });
-  for (let i = 0; i < 600 && (await node.rpc('getLatestLedger')).result?.sequence !== PUBNET_LAST; i++) await sleep(100);
-  return { node, first: PUBNET_FIRST, last: PUBNET_LAST, what: 'pubnet fixture ledgers (follower)' };
+  return { node: await startPubnetFollower(), first: PUBNET_FIRST, last: PUBNET_LAST, what: 'pubnet fixture ledgers (follower)' };
 }
 
 /** A standalone network that has just closed `ledgers` ledgers of `accounts` payments each. */

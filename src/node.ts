@@ -57,7 +57,8 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
-  const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, nativeAvailable() ? () => loadNative().trimCHeap() : undefined);
+  // the addon is asked for at the first relief, not at start
+  const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
   const connections = ConnectionGuard.fromConfig(config);
   const heavy = new HeavyWork({
     concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount, relief,
@@ -105,11 +106,10 @@ function checkNetwork(store: Store, config: Config): void {
 
 function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
   // first: a bad setting stops the start before the network is created
-  const faucetLimiter = config.friendbot && (config.friendbotRateLimitPerClient > 0 || config.friendbotRateLimitTotal > 0)
-    ? new FaucetRateLimiter({
-      perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
-    })
-    : undefined;
+  const limiter = new FaucetRateLimiter({
+    perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
+  });
+  const faucetLimiter = limiter.enabled ? limiter : undefined;
   const publisher = createPublisher(store, config, logger);
   const network = new StandaloneNetwork({
     store, config, logger,

@@ -16,9 +16,6 @@ export class Abandonment {
   private fired = false;
   private listeners: Array<(reason: unknown) => void> | undefined;
 
-  get abandoned(): boolean { return this.fired; }
-  get reason(): unknown { return this.reasonValue; }
-
   /** Calls `fn` when the request is abandoned (at once if it already is). */
   onAbandon(fn: (reason: unknown) => void): void {
     if (this.fired) fn(this.reasonValue);
@@ -65,4 +62,12 @@ export class CallScope implements MethodCall {
     this.slices ??= new SlicedWork(() => this.stopped, CALL_SLICE_MS);
     if (this.stopped || !(await this.slices.checkpoint())) throw this.stopReason;
   }
+}
+
+/** The limits a handler gets when called outside a request (tests, benchmarks): `signal` stops it. */
+export function methodCall(signal: AbortSignal, budget: AnswerBudget): MethodCall {
+  const call = new CallScope(budget);
+  if (signal.aborted) call.stop(signal.reason);
+  else signal.addEventListener('abort', () => call.stop(signal.reason), { once: true });
+  return call;
 }

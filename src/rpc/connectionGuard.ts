@@ -66,13 +66,15 @@ export class ConnectionGuard {
         return;
       }
       this.open++;
-      socket.once('close', () => { this.open--; });
       if (this.limits.readTimeoutMs > 0) {
         const timer = setTimeout(() => socket.destroy(), this.limits.readTimeoutMs);
         timer.unref();
         silent.set(socket, timer);
-        socket.once('close', () => heard(socket));
       }
+      socket.once('close', () => {
+        this.open--;
+        heard(socket);
+      });
     });
   }
 

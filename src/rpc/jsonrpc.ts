@@ -33,12 +33,9 @@ import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limi
 import { AnswerBudget } from './answerBudget.ts';
 import { JsonChunks, RawJson } from './rawJson.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
-import { Abandonment, CALL_SLICE_MS, CallScope } from './callScope.ts';
+import { CALL_SLICE_MS, CallScope, type Abandonment } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
-import type { Method, MethodCall, MethodContext } from './methods/types.ts';
-
-// A handler may return a RawJson: its text is put into `result` verbatim (no JSON.stringify).
-export { RawJson } from './rawJson.ts';
+import type { Method, MethodContext } from './methods/types.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
@@ -436,14 +433,6 @@ export class Dispatcher {
     }
     return text ?? null;
   }
-}
-
-/** The limits a handler gets when called outside a request (tests, benchmarks): `signal` stops it. */
-export function methodCall(signal: AbortSignal, budget: AnswerBudget): MethodCall {
-  const call = new CallScope(budget);
-  if (signal.aborted) call.stop(signal.reason);
-  else signal.addEventListener('abort', () => call.stop(signal.reason), { once: true });
-  return call;
 }
 
 /** A number id as JSON text; one that JSON cannot carry (Infinity) answers as null. */

@@ -18,9 +18,9 @@ export class EncodedJson {
 export type JsonPart = string | Uint8Array;
 
 /**
- * JSON.stringify for answers holding RawJson / EncodedJson pieces at any depth (plain objects,
- * arrays and JSON values otherwise), as text pieces with the encoded ones between them. Members
- * that are undefined are left out, as JSON.stringify does.
+ * JSON.stringify for answers holding EncodedJson pieces at any depth (plain objects, arrays and
+ * JSON values otherwise), as text pieces with the encoded ones between them. Members that are
+ * undefined are left out, as JSON.stringify does.
  */
 export function jsonParts(value: unknown): JsonPart[] {
   const parts: JsonPart[] = [];
@@ -30,8 +30,6 @@ export function jsonParts(value: unknown): JsonPart[] {
       if (text !== '') parts.push(text);
       text = '';
       parts.push(v.bytes);
-    } else if (v instanceof RawJson) {
-      text += v.json;
     } else if (Array.isArray(v)) {
       text += '[';
       v.forEach((item, i) => {

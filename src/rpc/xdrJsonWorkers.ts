@@ -62,8 +62,8 @@ export class XdrJsonWorkers {
     this.heapMb = heapMb;
   }
 
-  /** Starts the workers now instead of on the first request. */
-  warm(): void {
+  /** Starts the workers that are not running (the first request, or one that died). */
+  private start(): void {
     while (!this.closed && this.slots.length < this.size) this.slots.push(this.spawn());
   }
 
@@ -71,7 +71,7 @@ export class XdrJsonWorkers {
   render(items: readonly XdrJsonItem[]): Promise<Uint8Array[]> {
     if (items.length === 0) return Promise.resolve([]);
     if (this.closed) return Promise.reject(new Error('XDR JSON workers are closed'));
-    this.warm();
+    this.start();
     // the least busy worker
     let slot = this.slots[0];
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;

@@ -28,10 +28,7 @@ export class MemoryRelief {
   // heavy request has no reason to do
   private collect: Collect | undefined | null = null;
   private busy = 0;
-  private due = false;
   private timer: NodeJS.Timeout | undefined;
-  /** Reliefs run so far (tests, metrics). */
-  runs = 0;
 
   /** `trimCHeap`: hands the C heap's free pages to the OS (the native addon's malloc_trim). */
   constructor(quietMs: number, trimCHeap?: () => boolean) {
@@ -42,7 +39,6 @@ export class MemoryRelief {
   /** Heavy work starts: no relief while it runs. */
   started(): void {
     this.busy++;
-    this.due = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -50,17 +46,15 @@ export class MemoryRelief {
   /** Heavy work ended: relieve once none has run for `quietMs`. */
   ended(): void {
     this.busy--;
-    if (this.busy > 0 || !this.due) return;
+    if (this.busy > 0) return;
     this.timer = setTimeout(() => this.relieve(), this.quietMs);
     this.timer.unref();
   }
 
   /** One full collection, then the C heap trimmed. */
-  relieve(): void {
+  private relieve(): void {
     this.timer = undefined;
     if (this.busy > 0) return;
-    this.due = false;
-    this.runs++;
     if (this.collect === null) this.collect = fullCollection();
     this.collect?.();
     this.trimCHeap?.();

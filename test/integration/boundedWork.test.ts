@@ -6,41 +6,16 @@
 // node keeps its data and keeps closing ledgers.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { concat, frameRecord } from '../../src/sources/recordMarked.ts';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { PUBNET_FIRST as FIRST, PUBNET_LAST as LAST, PUBNET_PASSPHRASE as PUBNET, pubnetMetas, startPubnetFollower as pubnetFollower } from './support/pubnetFollower.ts';
 
-const PUBNET = 'Public Global Stellar Network ; September 2015';
-const FIRST = 63092982;
-const LAST = 63092991;
-const FIXTURES = new URL('../../../shared/fixtures/pubnet/ledgers/', import.meta.url).pathname;
 /** The RSS ceiling the README documents for these cases. */
 const RSS_CEILING_MB = 1024;
 
-const metas = Array.from({ length: LAST - FIRST + 1 }, (_, i) =>
-  new Uint8Array(gunzipSync(readFileSync(join(FIXTURES, `ledger-${FIRST + i}.xdr.gz`)))));
-
-/** A follower of the ten pubnet fixture ledgers (framed as stellar-core's meta stream). */
-async function pubnetFollower(extra: string[] = []): Promise<NodeProcess> {
-  const stream = join(mkdtempSync(join(tmpdir(), 'lumen-bounded-')), 'stream.xdr');
-  writeFileSync(stream, concat(metas.map(frameRecord)));
-  const node = await startNodeProcess({
-    args: ['--meta-stream', stream, '--network-passphrase', PUBNET, '--log-level', 'warn', ...extra],
-    readyWhenListening: true,
-  });
-  const deadline = Date.now() + 60_000;
-  while ((await node.rpc('getHealth')).result?.latestLedger !== LAST
-    && (await node.rpc('getLatestLedger')).result?.sequence !== LAST) {
-    if (Date.now() > deadline) throw new Error(`fixture ledgers not ingested:\n${node.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return node;
-}
+const metas = pubnetMetas();
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 

@@ -38,6 +38,7 @@ export const LEDGER_SCAN_LIMIT = 10_000;
 const READ_CHUNK = 100;
 
 const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, op: 0, event: 0 });
+const positionOf = (e: StoredEvent): EventPosition => ({ ledger: e.ledger, tx: e.tx, op: e.op, event: e.index });
 
 /** Go's time.Unix(t, 0).UTC().Format(time.RFC3339). */
 export function rfc3339(unixSeconds: number): string {
@@ -62,7 +63,7 @@ function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, s
     ledger: e.ledger,
     ledgerClosedAt: rfc3339(e.closeTime),
     contractId,
-    id: formatEventId({ ledger: e.ledger, tx: e.tx, op: e.op, event: e.index }),
+    id: formatEventId(positionOf(e)),
     operationIndex: e.op,
     transactionIndex: e.tx,
     txHash: toHex(e.txHash),
@@ -136,28 +137,22 @@ export const getEvents: Method = {
     }
 
     return ctx.heavy.run(call.signal, async () => {
-      const page = new Page(call);
+      const page = new Page(call, limit);
       const contractIds = new Map<string, string>();
-      let lastId: string | undefined;
       const chunk: EventQuery = { ...query };
-      reading: while (page.count < limit && compare(chunk.start, chunk.end) < 0) {
-        if (!page.hasRoom()) break;
-        chunk.limit = Math.min(READ_CHUNK, limit - page.count);
-        const found = ctx.store.events(chunk);
-        for (const e of found) {
-          if (!page.hasRoom()) break reading;
-          const info = eventInfo(e, req.format, contractIds);
-          if (!page.add(JSON.stringify(info))) break reading;
-          lastId = info.id as string;
-          await call.checkpoint();
+      const read = (n: number): StoredEvent[] => {
+        if (compare(chunk.start, chunk.end) >= 0) return [];
+        const found = ctx.store.events({ ...chunk, limit: n });
+        if (found.length > 0) {
+          // the next chunk continues right after the last event read, in the query's order
+          const at = positionOf(found[found.length - 1]);
+          if (query.descending) chunk.end = at;
+          else chunk.start = { ...at, event: at.event + 1 };
         }
-        if (found.length < chunk.limit) break; // the window holds no more
-        const at = found[found.length - 1];
-        const position = { ledger: at.ledger, tx: at.tx, op: at.op, event: at.index };
-        if (query.descending) chunk.end = position;
-        else chunk.start = { ...position, event: position.event + 1 };
-      }
-      const cursor = lastId !== undefined && (page.count === limit || page.cut) ? lastId : windowEndCursor;
+        return found;
+      };
+      const last = await page.fill(READ_CHUNK, read, (e) => JSON.stringify(eventInfo(e, req.format, contractIds)));
+      const cursor = last !== undefined && page.full ? formatEventId(positionOf(last)) : windowEndCursor;
       return page.answer('{"events":', `,"cursor":${JSON.stringify(cursor)},"latestLedger":${latest},"oldestLedger":${oldest},`
         + `"latestLedgerCloseTime":"${range.latest.closeTime}","oldestLedgerCloseTime":"${range.oldest.closeTime}"}`);
     });

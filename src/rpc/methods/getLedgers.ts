@@ -65,22 +65,16 @@ export const getLedgers: Method = {
     const latest = range.latest.sequence;
 
     return ctx.heavy.run(call.signal, async () => {
-      const page = new Page(call);
-      let last: number | undefined;
+      const page = new Page(call, limit);
       let next = start;
-      reading: while (page.count < limit && next <= latest) {
-        if (!page.hasRoom()) break;
-        const rows = ctx.store.ledgers(next, Math.min(READ_CHUNK, limit - page.count, latest - next + 1));
-        if (rows.length === 0) break;
-        for (const row of rows) {
-          if (!page.hasRoom() || !page.add(await ledgerInfo(row, format, ctx))) break reading;
-          last = row.sequence;
-          await call.checkpoint();
-        }
-        next = rows[rows.length - 1].sequence + 1;
-      }
+      const read = (n: number): LedgerRow[] => {
+        const rows = ctx.store.ledgers(next, n);
+        if (rows.length > 0) next = rows[rows.length - 1].sequence + 1;
+        return rows;
+      };
+      const last = await page.fill(READ_CHUNK, read, (row) => ledgerInfo(row, format, ctx), (row) => row.sequence <= latest);
       let cursor: string;
-      if (last !== undefined) cursor = String(last);
+      if (last !== undefined) cursor = String(last.sequence);
       else cursor = req.cursor !== '' ? req.cursor : String(start - 1);
       return page.answer('{"ledgers":', `,"latestLedger":${latest},"latestLedgerCloseTime":${range.latest.closeTime},`
         + `"oldestLedger":${range.oldest.sequence},"oldestLedgerCloseTime":${range.oldest.closeTime},"cursor":${JSON.stringify(cursor)}}`);

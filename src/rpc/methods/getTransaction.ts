@@ -2,11 +2,11 @@
 // request; close times and `createdAt` are strings. An unknown hash is a result with status
 // NOT_FOUND that still carries the reference's zero-valued detail fields.
 import { invalidParams } from '../errors.ts';
-import { JsonChunks, jsonParts } from '../rawJson.ts';
+import { JsonChunks } from '../rawJson.ts';
 import type { Method } from './types.ts';
 import { goHexDecode } from './shared/go.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
-import { statusOf, transactionXdrFields } from './shared/transactionInfo.ts';
+import { statusOf, withTransactionFields } from './shared/transactionInfo.ts';
 import { parseXdrFormat } from './shared/xdrFormat.ts';
 
 function parseHash(hash: string): Uint8Array {
@@ -23,7 +23,7 @@ export const getTransaction: Method = {
     type: 'object',
     properties: { hash: { type: 'string' }, xdrFormat: { type: 'string' } },
   },
-  async handler(params, ctx) {
+  handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);
     const requested = typeof params.hash === 'string' ? params.hash : '';
     const hash = parseHash(requested);
@@ -43,15 +43,16 @@ export const getTransaction: Method = {
         events: {}, ledger: 0, createdAt: '0',
       };
     }
-    return new JsonChunks(jsonParts({
+    const answer = withTransactionFields(tx, format, ctx.heavy, (fields) => ({
       ...head,
       status: statusOf(tx),
       txHash: requested,
       applicationOrder: tx.applicationOrder,
       feeBump: tx.feeBump,
-      ...(await transactionXdrFields(tx, format, ctx.heavy)),
+      ...fields,
       ledger: tx.ledgerSequence,
       createdAt: String(tx.closeTime),
     }));
+    return answer instanceof Promise ? answer.then((parts) => new JsonChunks(parts)) : answer;
   },
 };

@@ -7,6 +7,7 @@
 // toid(latest, 0, 1) when none of it was returned. A cursor past the latest ledger yields "0".
 // A page that ends early on the answer budget ends at its last transaction, as a full page does.
 import { invalidParams } from '../errors.ts';
+import type { StoredTransaction } from '../../store/types.ts';
 import type { Method } from './types.ts';
 import { GoNumError, parseGoInt64 } from './shared/go.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
@@ -15,7 +16,7 @@ import {
 } from './shared/pagination.ts';
 import { TOID_TRANSACTION_MASK, toidDecode, toidEncode, transactionCursor } from './shared/toid.ts';
 import { Page } from './shared/page.ts';
-import { transactionInfoParts } from './shared/transactionInfo.ts';
+import { transactionInfo } from './shared/transactionInfo.ts';
 import { formatOf } from './shared/xdrFormat.ts';
 
 /** Where the page starts: the ledger and 1-based application order. */
@@ -52,7 +53,7 @@ export const getTransactions: Method = {
       `,"latestLedger":${latest},"latestLedgerCloseTimestamp":${range.latest.closeTime},`
       + `"oldestLedger":${range.oldest.sequence},"oldestLedgerCloseTimestamp":${range.oldest.closeTime},"cursor":${JSON.stringify(cursor)}}`);
 
-    if (start.ledger > latest) return result(new Page(call), '0');
+    if (start.ledger > latest) return result(new Page(call, limit), '0');
     if (start.ledger < 0) throw invalidParams('cursor ledger sequence cannot be negative');
     if (start.ledger < range.oldest.sequence) {
       throw invalidParams(`database does not contain metadata for ledger: ${start.ledger}`);
@@ -64,24 +65,16 @@ export const getTransactions: Method = {
     const format = formatOf(req.xdrFormat);
 
     return ctx.heavy.run(call.signal, async () => {
-      const page = new Page(call);
-      let last: { ledgerSequence: number; applicationOrder: number } | undefined;
+      const page = new Page(call, limit);
       let next = fromId;
-      reading: while (page.count < limit) {
-        if (!page.hasRoom()) break;
-        const wanted = Math.min(READ_CHUNK, limit - page.count);
-        const rows = ctx.store.transactionsFrom(next, wanted);
-        for (const tx of rows) {
-          if (tx.ledgerSequence > latest) break reading;
-          if (!page.hasRoom() || !page.add(await transactionInfoParts(tx, format, ctx.heavy))) break reading;
-          last = tx;
-          await call.checkpoint();
-        }
-        if (rows.length < wanted) break; // nothing more is stored
-        next = rows[rows.length - 1].id + 1n;
-      }
+      const read = (n: number): StoredTransaction[] => {
+        const rows = ctx.store.transactionsFrom(next, n);
+        if (rows.length > 0) next = rows[rows.length - 1].id + 1n;
+        return rows;
+      };
+      const last = await page.fill(READ_CHUNK, read, (tx) => transactionInfo(tx, format, ctx.heavy), (tx) => tx.ledgerSequence <= latest);
       let cursor: string;
-      if (last !== undefined && (page.count >= limit || page.cut)) cursor = transactionCursor(last.ledgerSequence, last.applicationOrder);
+      if (last !== undefined && page.full) cursor = transactionCursor(last.ledgerSequence, last.applicationOrder);
       else if (last && last.ledgerSequence === latest) cursor = transactionCursor(latest, last.applicationOrder);
       else cursor = transactionCursor(latest, 0);
       return result(page, cursor);

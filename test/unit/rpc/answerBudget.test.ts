@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnswerBudget, RESPONSE_TOO_LARGE_CODE } from '../../../src/rpc/answerBudget.ts';
-import { methodCall } from '../../../src/rpc/jsonrpc.ts';
+import { methodCall } from '../../../src/rpc/callScope.ts';
 import { Page } from '../../../src/rpc/methods/shared/page.ts';
 import { RpcError } from '../../../src/rpc/errors.ts';
 
@@ -38,22 +38,46 @@ describe('AnswerBudget', () => {
   });
 });
 
+/** Rows handed out `n` at a time, as a store read would, counting the reads. */
+function rows<R>(all: R[]) {
+  let next = 0;
+  const state = { reads: 0, read: (n: number): R[] => { state.reads++; const out = all.slice(next, next + n); next += out.length; return out; } };
+  return state;
+}
+
 describe('Page', () => {
-  it('ends on the budget with the items that fit, as one JSON array with the envelope around it', () => {
-    const budget = new AnswerBudget(10);
-    const page = new Page(call(budget));
-    assert.equal(page.add('"abcd"'), true);     // 6 bytes
-    assert.equal(page.hasRoom(), true);
-    assert.equal(page.add('"ef"'), true);       // 4 bytes: 10 in all
-    assert.equal(page.hasRoom(), false);
-    assert.equal(page.cut, true);
+  it('ends on the budget with the items that fit, without rendering the next one, as one JSON array with the envelope around it', async () => {
+    const page = new Page(call(new AnswerBudget(10)), 200);
+    const source = rows(['"abcd"', '"ef"', '"gh"', '"ij"']);
+    const rendered: string[] = [];
+    const last = await page.fill(2, source.read, (r) => { rendered.push(r); return r; });
+    assert.equal(last, '"ef"', '6 + 4 bytes: the budget is spent');
+    assert.deepEqual(rendered, ['"abcd"', '"ef"'], 'room is asked before rendering the next row');
+    assert.equal(page.full, true, 'cut by the budget');
     const answer = page.answer('{"items":', ',"cursor":"2"}');
     assert.equal(answer.text(), '{"items":["abcd","ef"],"cursor":"2"}');
     assert.equal(answer.bytes, Buffer.byteLength(answer.text()));
   });
 
+  it('stops at its limit, when the store runs dry, and at a row it does not accept', async () => {
+    const limited = new Page(call(new AnswerBudget(0)), 3);
+    assert.equal(await limited.fill(2, rows([1, 2, 3, 4, 5]).read, String), 3);
+    assert.equal(limited.full, true, 'full on its limit');
+
+    const dry = new Page(call(new AnswerBudget(0)), 10);
+    const source = rows([1, 2, 3]);
+    assert.equal(await dry.fill(2, source.read, String), 3);
+    assert.equal(source.reads, 2, 'a short read ends the page');
+    assert.equal(dry.full, false, 'the data ran out');
+
+    const bounded = new Page(call(new AnswerBudget(0)), 10);
+    assert.equal(await bounded.fill(4, rows([1, 2, 3, 4, 5]).read, String, (r) => r <= 2), 2);
+    assert.equal(bounded.answer('', '').text(), '[1,2]');
+    assert.equal(bounded.full, false);
+  });
+
   it('measures UTF-8 bytes, text and encoded pieces alike', () => {
-    const page = new Page(call(new AnswerBudget(0)));
+    const page = new Page(call(new AnswerBudget(0)), 10);
     page.add(['{"v":', new Uint8Array(Buffer.from('"é€"')), '}']);
     page.add('"ü"');
     const answer = page.answer('[', ']');
@@ -61,10 +85,14 @@ describe('Page', () => {
     assert.equal(answer.bytes, Buffer.byteLength(answer.text()));
   });
 
-  it('is an error when another batch element spent the budget first', () => {
+  it('is an error, before reading or rendering anything, when another batch element spent the budget first', async () => {
     const budget = new AnswerBudget(10);
-    new Page(call(budget)).add('"0123456789abc"');
-    const second = new Page(call(budget));
-    assert.throws(() => second.hasRoom(), (e: unknown) => e instanceof RpcError && e.code === RESPONSE_TOO_LARGE_CODE);
+    new Page(call(budget), 10).add('"0123456789abc"');
+    const source = rows(['"x"']);
+    let rendered = 0;
+    await assert.rejects(new Page(call(budget), 10).fill(1, source.read, (r) => { rendered++; return r; }),
+      (e: unknown) => e instanceof RpcError && e.code === RESPONSE_TOO_LARGE_CODE);
+    assert.equal(source.reads, 0);
+    assert.equal(rendered, 0);
   });
 });

@@ -1,27 +1,62 @@
 // A page of a paged method's answer (getLedgers, getTransactions, getEvents), built item by item
-// within the request's answer budget: each item is rendered once, charged, and kept as its pieces;
-// the page ends early when the next item would not fit. The answer goes out as those pieces
-// (JsonChunks), never joined into one string.
+// within the request's answer budget: rows are read from storage a chunk at a time, each is rendered
+// once, charged, and kept as its pieces; the page ends early when the next item would not fit, and
+// the event loop gets a turn between items. The answer goes out as those pieces (JsonChunks), never
+// joined into one string.
 import { JsonChunks, partsByteLength, type JsonPart } from '../../rawJson.ts';
 import type { MethodCall } from '../types.ts';
+
+/** One item of a page: JSON text, or its pieces. */
+export type PageItem = string | readonly JsonPart[];
 
 export class Page {
   private readonly parts: JsonPart[] = [];
   private bytes = 0;
   private items = 0;
+  private cut = false;
   private readonly call: MethodCall;
-  /** True once an item was refused: the page ended on the budget, not on its limit or the data. */
-  cut = false;
-  constructor(call: MethodCall) { this.call = call; }
+  private readonly limit: number;
+  constructor(call: MethodCall, limit: number) {
+    this.call = call;
+    this.limit = limit;
+  }
 
   get count(): number { return this.items; }
 
   /**
-   * Whether another item may still fit, asked before rendering it (rendering a ledger as JSON takes
-   * long): false, and the page is cut, once the budget is spent; an error when it was spent before
-   * this page got any item (by the other elements of a batch).
+   * True when the page ended on its limit or on the answer budget, not because the data ran out:
+   * its cursor is then its last item, as the reference ends a full page.
    */
-  hasRoom(): boolean {
+  get full(): boolean { return this.items >= this.limit || this.cut; }
+
+  /**
+   * Fills the page: `read(n)` returns the next rows (at most n, each call after the previous one's),
+   * and every row is rendered and added until the page is full, `read` runs dry (fewer rows than
+   * asked), or `accept` refuses a row (one past the request's latest ledger). Returns the last row
+   * added.
+   */
+  async fill<R>(chunk: number, read: (n: number) => R[], render: (row: R) => PageItem | Promise<PageItem>,
+    accept: (row: R) => boolean = () => true): Promise<R | undefined> {
+    let last: R | undefined;
+    while (this.items < this.limit && this.hasRoom()) {
+      const wanted = Math.min(chunk, this.limit - this.items);
+      const rows = read(wanted);
+      for (const row of rows) {
+        // room is asked before rendering: a ledger as JSON takes long to render
+        if (!accept(row) || !this.hasRoom() || !this.add(await render(row))) return last;
+        last = row;
+        await this.call.checkpoint();
+      }
+      if (rows.length < wanted) return last;
+    }
+    return last;
+  }
+
+  /**
+   * Whether another item may still fit: false, and the page is cut, once the budget is spent; an
+   * error when it was spent before this page got any item (by the other elements of a batch).
+   */
+  private hasRoom(): boolean {
     if (!this.call.budget.spent) return true;
     if (this.items === 0) throw this.call.budget.tooLarge();
     this.cut = true;
@@ -29,11 +64,10 @@ export class Page {
   }
 
   /**
-   * Adds one item (JSON text, or its pieces) if the budget has room; false (and the page is cut)
-   * when not. The first item of a request that finds the budget already spent by other batch
-   * elements is an error instead.
+   * Adds one item if the budget has room; false (and the page is cut) when not. The first item of a
+   * request that finds the budget already spent by other batch elements is an error instead.
    */
-  add(item: string | readonly JsonPart[]): boolean {
+  add(item: PageItem): boolean {
     const pieces = typeof item === 'string' ? [item] : item;
     const bytes = partsByteLength(pieces);
     if (!this.call.budget.take(bytes)) {

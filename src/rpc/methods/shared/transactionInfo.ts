@@ -54,22 +54,27 @@ async function jsonFields(tx: StoredTransaction, heavy: HeavyWork): Promise<Reco
 }
 
 /**
- * XDR (or JSON) fields of a found transaction: envelope, result, meta, diagnostic events, events.
- * JSON values are EncodedJson pieces: serialize with jsonParts.
+ * An answer built around a found transaction's XDR fields (envelope, result, meta, diagnostic
+ * events, events) by `build`. As base64 it is a plain value, made at once (getTransaction is polled:
+ * its hot path stays synchronous and JSON.stringify'd); as JSON the fields are rendered on the
+ * workers and the answer comes as pieces with them spliced in.
  */
-export async function transactionXdrFields(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork): Promise<Record<string, unknown>> {
-  return format === 'json' ? jsonFields(tx, heavy) : base64Fields(tx);
+export function withTransactionFields<T>(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork,
+  build: (fields: Record<string, unknown>) => T): T | Promise<JsonPart[]> {
+  if (format !== 'json') return build(base64Fields(tx));
+  return jsonFields(tx, heavy).then((fields) => jsonParts(build(fields)));
 }
 
-/** One getTransactions item as JSON pieces. `createdAt` is a number here (a string in getTransaction). */
-export async function transactionInfoParts(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork): Promise<JsonPart[]> {
-  return jsonParts({
+/** One getTransactions item. `createdAt` is a number here (a string in getTransaction). */
+export function transactionInfo(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork): string | Promise<JsonPart[]> {
+  const item = withTransactionFields(tx, format, heavy, (fields) => ({
     status: statusOf(tx),
     txHash: toHex(tx.hash),
     applicationOrder: tx.applicationOrder,
     feeBump: tx.feeBump,
-    ...(await transactionXdrFields(tx, format, heavy)),
+    ...fields,
     ledger: tx.ledgerSequence,
     createdAt: tx.closeTime,
-  });
+  }));
+  return item instanceof Promise ? item : JSON.stringify(item);
 }

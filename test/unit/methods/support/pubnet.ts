@@ -12,7 +12,7 @@ import { ledgerToBatch } from '../../../../src/ingest/ledgerToBatch.ts';
 import { RpcError } from '../../../../src/rpc/errors.ts';
 import { AnswerBudget } from '../../../../src/rpc/answerBudget.ts';
 import { HeavyWork } from '../../../../src/rpc/heavyWork.ts';
-import { methodCall } from '../../../../src/rpc/jsonrpc.ts';
+import { methodCall } from '../../../../src/rpc/callScope.ts';
 import { resultText } from '../../../../src/rpc/rawJson.ts';
 import type { MethodCall } from '../../../../src/rpc/methods/types.ts';
 import type { Method, MethodContext, NodeInfo, SubmitResult, TransactionSimulator, TransactionSubmitter } from '../../../../src/rpc/methods/types.ts';

@@ -6,7 +6,8 @@ import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
-import { removeSignerAt, touchSeqLedger } from './ops/accounts.ts';
+import { touchSeqLedger } from './ops/accounts.ts';
+import { removeSignerAt } from './sponsorship.ts';
 import { feeEvent } from './sacEvents.ts';
 import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
@@ -62,7 +63,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     ledgerSeq, closeTime: opts.closeTime, protocolVersion: prev.header.ledgerVersion,
     baseReserve: prev.header.baseReserve, baseFee: prev.header.baseFee, networkId: opts.networkId,
   };
-  const root = new LedgerTxn(state, ledgerSeq);
+  const root = new LedgerTxn(state, ledgerSeq, { idPool: prev.header.idPool });
   const txSet: xdr.GeneralizedTransactionSetWire = {
     v: 1,
     v1TxSet: {
@@ -145,7 +146,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   const header = nextHeader(prev, {
     closeTime: opts.closeTime, txSetHash, txSetResultHash,
     bucketListHash: stateHash(prev.header.bucketListHash, txSetHash, txSetResultHash),
-    feePool,
+    feePool, idPool: root.idPool,
   });
   const hash = headerHash(header);
   const meta: xdr.LedgerCloseMetaWire & { v: 2 } = {

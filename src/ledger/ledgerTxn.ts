@@ -1,13 +1,26 @@
 // Nested ledger-state transactions, after stellar-core's LedgerTxn: an operation works in a child of
 // its transaction, which works in a child of the ledger. Committing a child folds its writes into the
 // parent and yields the LedgerEntryChanges that go into the meta; rolling back drops them.
-import { encodeLedgerKey, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
+//
+// Besides entries, each level carries what core keeps beside them in its LedgerTxn and rolls back the
+// same way: the header's idPool (offer ids) and internal values that are never ledger entries (the
+// sponsorships a transaction has begun).
+import { encodeLedgerKey, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import { insertionPoint, isBetterPlace, offerOf, pairId, placeOf, type OfferPlace } from './orderBook.ts';
 
 /** Read-only access to the committed state (storage) beneath the outermost LedgerTxn. */
 export interface EntrySource {
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined;
+  /**
+   * The committed offers selling `selling` for `buying`, best first (see orderBook.ts), unchanged
+   * while a ledger is built. A source without offers may leave it out.
+   */
+  offers?(selling: Asset, buying: Asset): readonly LedgerEntry[];
 }
+
+/** Header values an outermost LedgerTxn starts from. */
+export interface HeaderState { idPool: bigint }
 
 interface Slot { key: LedgerKey; entry: LedgerEntry | null }
 
@@ -30,11 +43,109 @@ export class LedgerTxn {
   private readonly parent: LedgerTxn | null;
   private readonly source: EntrySource | null;
   readonly ledgerSeq: number;
+  /** The idPool as this level left it; undefined = as the parent has it. */
+  private ownIdPool: bigint | undefined;
+  /** Internal values written at this level; undefined = removed. */
+  private readonly internals = new Map<string, unknown>();
+  /** Offer ids this level wrote or erased, by the pair they are (or were) in. */
+  private readonly offerIdsByPair = new Map<string, Set<string>>();
+  /** Outermost only: per pair, how many leading committed offers this level has already erased or changed. */
+  private readonly consumedPrefix = new Map<string, { book: readonly LedgerEntry[]; n: number }>();
 
-  constructor(parentOrSource: LedgerTxn | EntrySource, ledgerSeq: number) {
+  constructor(parentOrSource: LedgerTxn | EntrySource, ledgerSeq: number, header?: HeaderState) {
     if (parentOrSource instanceof LedgerTxn) { this.parent = parentOrSource; this.source = null; }
-    else { this.parent = null; this.source = parentOrSource; }
+    else { this.parent = null; this.source = parentOrSource; this.ownIdPool = header?.idPool ?? 0n; }
     this.ledgerSeq = ledgerSeq;
+  }
+
+  /** The last id handed out (LedgerHeader.idPool). */
+  get idPool(): bigint {
+    if (this.ownIdPool !== undefined) return this.ownIdPool;
+    return this.parent!.idPool;
+  }
+
+  /** The next offer id (stellar-core's generateID); rolled back with this level. */
+  generateId(): bigint {
+    this.assertOpen();
+    const next = this.idPool + 1n;
+    if (next > 0x7fff_ffff_ffff_ffffn) throw new Error('idPool overflowed');
+    this.ownIdPool = next;
+    return next;
+  }
+
+  /** An internal value (not a ledger entry) visible at this level. */
+  getInternal<T>(name: string): T | undefined {
+    if (this.internals.has(name)) return this.internals.get(name) as T | undefined;
+    return this.parent ? this.parent.getInternal<T>(name) : undefined;
+  }
+
+  /** Sets (or, with undefined, removes) an internal value; it commits and rolls back with this level. */
+  setInternal(name: string, value: unknown): void {
+    this.assertOpen();
+    this.internals.set(name, value);
+  }
+
+  /** Internal values visible at this level whose names start with `prefix`. */
+  internalsWithPrefix(prefix: string): Array<[string, unknown]> {
+    const seen = new Map<string, unknown>();
+    for (let l: LedgerTxn | null = this; l; l = l.parent) {
+      for (const [k, v] of l.internals) if (k.startsWith(prefix) && !seen.has(k)) seen.set(k, v);
+    }
+    return [...seen].filter(([, v]) => v !== undefined);
+  }
+
+  /**
+   * The best offer selling `selling` for `buying` as this level sees it (stellar-core's
+   * loadBestOffer): the committed book with every level's writes laid over it. With `worseThan`,
+   * the best offer strictly worse than that place. A private copy, as `load` returns.
+   */
+  bestOffer(selling: Asset, buying: Asset, worseThan?: OfferPlace): LedgerEntry | undefined {
+    const pair = pairId(selling, buying);
+    const decided = new Set<string>();
+    let best: LedgerEntry | undefined;
+    for (let l: LedgerTxn | null = this; l; l = l.parent) {
+      const ids = l.offerIdsByPair.get(pair);
+      if (!ids) continue;
+      for (const id of ids) {
+        if (decided.has(id)) continue;
+        decided.add(id);
+        const slot = l.slots.get(id)!;
+        if (!slot.entry) continue;
+        const offer = offerOf(slot.entry);
+        if (pairId(offer.selling, offer.buying) !== pair) continue;
+        if (worseThan && !isBetterPlace(worseThan, placeOf(offer))) continue;
+        if (!best || isBetterPlace(placeOf(offer), placeOf(offerOf(best)))) best = slot.entry;
+      }
+    }
+    const committed = this.bestCommittedOffer(selling, buying, pair, worseThan);
+    if (committed && (!best || isBetterPlace(placeOf(offerOf(committed)), placeOf(offerOf(best))))) best = committed;
+    return best === undefined ? undefined : cloneWire(best);
+  }
+
+  /** The best committed offer of the pair that no level has written or erased. */
+  private bestCommittedOffer(selling: Asset, buying: Asset, pair: string, worseThan?: OfferPlace): LedgerEntry | undefined {
+    let root: LedgerTxn = this;
+    while (root.parent) root = root.parent;
+    const book = root.source!.offers?.(selling, buying);
+    if (!book || book.length === 0) return undefined;
+    // the outermost level only ever adds writes while a ledger is built, so the offers it has
+    // shadowed at the front of the book stay shadowed: skip them once, not at every look
+    let prefix = root.consumedPrefix.get(pair);
+    if (!prefix || prefix.book !== book) { prefix = { book, n: 0 }; root.consumedPrefix.set(pair, prefix); }
+    while (prefix.n < book.length && root.slots.has(keyId(offerKeyOf(book[prefix.n])))) prefix.n++;
+    let i = worseThan ? Math.max(prefix.n, insertionPoint(book, worseThan)) : prefix.n;
+    for (; i < book.length; i++) {
+      const e = book[i];
+      if (worseThan && !isBetterPlace(worseThan, placeOf(offerOf(e)))) continue;
+      if (!this.shadows(keyId(offerKeyOf(e)))) return e;
+    }
+    return undefined;
+  }
+
+  /** Whether this level or one above it wrote or erased the entry with this id. */
+  private shadows(id: string): boolean {
+    for (let l: LedgerTxn | null = this; l; l = l.parent) if (l.slots.has(id)) return true;
+    return false;
   }
 
   nest(): LedgerTxn { return new LedgerTxn(this, this.ledgerSeq); }
@@ -57,7 +168,12 @@ export class LedgerTxn {
 
   erase(key: LedgerKey): void {
     this.assertOpen();
-    this.slots.set(keyId(key), { key, entry: null });
+    const id = keyId(key);
+    if (key.type === 2) {
+      const current = this.peek(id, key);
+      if (current) this.noteOffer(id, current);
+    }
+    this.slots.set(id, { key, entry: null });
   }
 
   /** Folds this transaction into its parent and returns the changes, in the order they were first made. */
@@ -75,11 +191,21 @@ export class LedgerTxn {
       }
       if (this.parent) this.parent.slots.set(id, slot);
     }
+    if (this.parent) {
+      const p = this.parent;
+      if (this.ownIdPool !== undefined) p.ownIdPool = this.ownIdPool;
+      for (const [k, v] of this.internals) p.internals.set(k, v);
+      for (const [pair, ids] of this.offerIdsByPair) {
+        let into = p.offerIdsByPair.get(pair);
+        if (!into) { into = new Set(); p.offerIdsByPair.set(pair, into); }
+        for (const id of ids) into.add(id);
+      }
+    }
     this.closed = true;
     return changes;
   }
 
-  rollback(): void { this.closed = true; this.slots.clear(); }
+  rollback(): void { this.closed = true; this.slots.clear(); this.internals.clear(); this.offerIdsByPair.clear(); }
 
   /** Every key written (or erased) in this transaction, with its final value. */
   writes(): IterableIterator<Slot> { return this.slots.values(); }
@@ -100,10 +226,30 @@ export class LedgerTxn {
 
   private write(key: LedgerKey, entry: LedgerEntry): void {
     this.assertOpen();
-    this.slots.set(keyId(key), { key, entry });
+    const id = keyId(key);
+    if (key.type === 2) {
+      // an update may move an offer to another pair: it leaves the old book and joins the new
+      const current = this.peek(id, key);
+      if (current) this.noteOffer(id, current);
+      this.noteOffer(id, entry);
+    }
+    this.slots.set(id, { key, entry });
+  }
+
+  private noteOffer(id: string, e: LedgerEntry): void {
+    const o = offerOf(e);
+    const pair = pairId(o.selling, o.buying);
+    let ids = this.offerIdsByPair.get(pair);
+    if (!ids) { ids = new Set(); this.offerIdsByPair.set(pair, ids); }
+    ids.add(id);
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('LedgerTxn used after commit or rollback');
   }
 }
+
+const offerKeyOf = (e: LedgerEntry): LedgerKey => {
+  const o = offerOf(e);
+  return { type: 2, offer: { sellerId: o.sellerId, offerId: o.offerId } };
+};

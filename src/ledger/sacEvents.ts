@@ -13,7 +13,7 @@
 // when the destination is a plain account, travels in the data map under `to_muxed_id`.
 import { xdr, StrKey } from '@stellar/stellar-sdk';
 import { sha256, toHex, type AccountId, type Asset, type ContractEvent, type MuxedAccount, type ScVal } from '../xdr/codec.ts';
-import { alphaNum, assetCodeString, isIssuer } from './ops/accounts.ts';
+import { alphaNum, assetCodeString, isIssuer } from './assets.ts';
 import { addressVal, boolVal, bytesVal, i128Val, strVal, symVal, u64Val } from '../xdr/scVals.ts';
 
 export type ScAddress = xdr.ScAddressWire;

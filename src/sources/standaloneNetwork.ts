@@ -29,6 +29,7 @@ import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnost
 import { loadNative, nativeAvailable } from '../host/native.ts';
 import type { RawLedger } from './ledgerSource.ts';
 import { SorobanStateIndex } from '../ledger/sorobanState.ts';
+import { OrderBook } from '../ledger/orderBook.ts';
 import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
@@ -61,6 +62,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private soroban: SorobanEnv | undefined;
   /** TTLs and sizes of the contract entries (eviction, the state-size window); with `soroban`. */
   private sorobanState: SorobanStateIndex | undefined;
+  /** Every offer, by pair and in crossing order: what offers and path payments cross. */
+  private readonly orderBook = new OrderBook();
 
   constructor(opts: {
     store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void;
@@ -78,12 +81,16 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.observeIngestion = opts.observeIngestion ?? (() => {});
     this.onLedger = opts.onLedger ?? (() => {});
     this.onLedgerStored = opts.onLedgerStored ?? (() => {});
-    this.state = { getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; } };
+    this.state = {
+      getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
+      offers: (selling, buying) => this.orderBook.offers(selling, buying),
+    };
   }
 
   /** Creates ledger 1 on an empty store (the node has checked the store belongs to this network). */
   init(): void {
     if (!this.store.latestLedger()) this.createGenesis();
+    this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
     this.soroban = this.sorobanEnv();
     if (this.soroban) this.sorobanState = this.loadSorobanState(this.soroban);
   }
@@ -298,6 +305,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     new StateSizeWindow((key) => this.store.entry(key)?.entry).apply(batch);
     this.store.ingest(batch, this.config.historyRetentionWindow);
     sorobanState?.apply(batch.entryWrites);
+    this.orderBook.apply(batch.entryWrites);
     if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY))) this.refreshSorobanConfig(soroban);
     this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
     this.queue.ledgerClosed(frames);

@@ -17,7 +17,9 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
 }
 
 /** LedgerEntryType values the node tells apart by number (keys and entries share them). */
-export const EntryType = { CONTRACT_DATA: 6, CONTRACT_CODE: 7, CONFIG_SETTING: 8, TTL: 9 } as const;
+export const EntryType = {
+  ACCOUNT: 0, TRUSTLINE: 1, OFFER: 2, DATA: 3, CLAIMABLE_BALANCE: 4, LIQUIDITY_POOL: 5,
+  CONTRACT_DATA: 6, CONTRACT_CODE: 7, CONFIG_SETTING: 8, TTL: 9 } as const;
 
 /** ConfigSettingID values (Stellar-contract-config-setting.x) the node reads by name. */
 export const ConfigSettingId = {

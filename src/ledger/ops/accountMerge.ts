@@ -4,10 +4,9 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, muxedToAccountId } from '../../xdr/codec.ts';
 import { muxedAccountAddress, transferEvent } from '../sacEvents.ts';
-import {
-  AUTH_IMMUTABLE_FLAG, accountIdEquals, accountOf, addAccountBalance, failWith, loadAccount, loadAccountOrThrow,
-  numSponsoring, releaseEntryReserve, removeSignerAt, startingSequenceNumber, succeed,
-} from './accounts.ts';
+import { AUTH_IMMUTABLE_FLAG, accountIdEquals, accountOf, addAccountBalance, loadAccount, loadAccountOrThrow, numSponsoring, startingSequenceNumber } from './accounts.ts';
+import { releaseEntryReserve, removeSignerAt } from '../sponsorship.ts';
+import { failWith, succeed } from './opResult.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 8 }>;

@@ -1,6 +1,6 @@
-// Shared arithmetic and state helpers for the classic operations: balances, reserves, liabilities,
-// sub-entry bookkeeping (with the sponsorship counters that existing entries may carry), asset
-// helpers and the small result-building utilities. The rules follow stellar-core at protocol >= 19;
+// Shared arithmetic and state helpers for the classic operations: account and trustline flags,
+// balances, reserves, liabilities, and sub-entry bookkeeping (with the sponsorship counters that
+// existing entries may carry). Assets are in ../assets.ts, results in ./opResult.ts. The rules follow stellar-core at protocol >= 19;
 // older-protocol branches are deliberately not reproduced.
 import type { xdr } from '@stellar/stellar-sdk';
 import { StrKey } from '@stellar/stellar-sdk';
@@ -9,7 +9,8 @@ import {
   accountKey, bytesEqual, trustLineKey,
   type AccountEntry, type AccountId, type Asset, type LedgerEntry, type TrustLineAsset, type TrustLineEntry,
 } from '../../xdr/codec.ts';
-import type { LedgerContext, OpOutcome } from './types.ts';
+import type { LedgerContext } from './types.ts';
+import { compareBytes } from '../assets.ts';
 
 export const INT64_MAX = 0x7fff_ffff_ffff_ffffn;
 export const UINT32_MAX = 0xffff_ffff;
@@ -32,20 +33,6 @@ export const MASK_TRUSTLINE_FLAGS_V17 = 0x7;
 export const MAX_SIGNERS = 20;
 /** stellar-core's ACCOUNT_SUBENTRY_LIMIT (enforced since protocol 11). */
 export const ACCOUNT_SUBENTRY_LIMIT = 1000;
-
-// ---------------------------------------------------------------------------------------------
-// Results
-
-/** OperationResult codes other than opINNER that an operation itself may produce. */
-export const OP_NOT_SUPPORTED = -3;
-export const OP_TOO_MANY_SUBENTRIES = -4;
-export const OP_TOO_MANY_SPONSORING = -6;
-
-export const succeed = (tr: xdr.OperationResultTrWire): OpOutcome => ({ tr, success: true });
-export const failWith = (tr: xdr.OperationResultTrWire): OpOutcome => ({ tr, success: false });
-/** A failure reported as a top-level OperationResult code; `tr` is only a placeholder (see OpOutcome.code). */
-export const failOp = (code: -3 | -4 | -6, placeholder: xdr.OperationResultTrWire): OpOutcome =>
-  ({ tr: placeholder, success: false, code });
 
 // ---------------------------------------------------------------------------------------------
 // Identity and entry access
@@ -77,7 +64,7 @@ export const loadTrustLine = (ltx: LedgerTxn, id: AccountId, asset: Asset | Trus
 // ---------------------------------------------------------------------------------------------
 // Sponsorship counters (AccountEntryExtensionV2) and extension preparation
 
-function extV2(acc: AccountEntry): xdr.AccountEntryExtensionV2Wire | undefined {
+export function extV2(acc: AccountEntry): xdr.AccountEntryExtensionV2Wire | undefined {
   return acc.ext.v === 1 && acc.ext.v1.ext.v === 2 ? acc.ext.v1.ext.v2 : undefined;
 }
 
@@ -210,154 +197,7 @@ export function startingSequenceNumber(ledger: LedgerContext): bigint {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sub-entries (trustlines, data entries, signers)
-
-export type SubEntryCheck = 'ok' | 'lowReserve' | 'tooManySubentries';
-
-/**
- * Whether the account can take on `mult` more sub-entries that it pays the reserve for itself
- * (stellar-core's canCreateEntryWithoutSponsorship / canCreateSignerWithoutSponsorship).
- */
-export function canAddSubEntries(ledger: LedgerContext, acc: AccountEntry, mult: number): SubEntryCheck {
-  if (acc.numSubEntries > ACCOUNT_SUBENTRY_LIMIT - mult) return 'tooManySubentries';
-  if (numSponsoring(acc) + acc.numSubEntries + mult > UINT32_MAX) return 'tooManySubentries';
-  if (availableBalance(ledger, acc) < BigInt(mult) * BigInt(ledger.baseReserve)) return 'lowReserve';
-  return 'ok';
-}
-
-/** Reserve units an entry counts for (stellar-core's computeMultiplier). */
-export function reserveMultiplier(e: LedgerEntry): number {
-  switch (e.data.type) {
-    case 0: return 2;
-    case 1: return e.data.trustLine.asset.type === 3 ? 2 : 1;
-    case 2: case 3: return 1;
-    case 4: return e.data.claimableBalance.claimants.length;
-    default: throw new Error(`entry type ${e.data.type} is not reserve-backed`);
-  }
-}
-
-const sponsorOf = (e: LedgerEntry): AccountId | null => (e.ext.v === 1 ? e.ext.v1.sponsoringId : null);
-
-/**
- * Releases the reserve of an entry about to be erased: the owner's sub-entry count drops and, when
- * the entry is sponsored, the sponsor's numSponsoring and the owner's numSponsored drop too. `owner`
- * is the caller's working copy of the owning account (for an account entry, the account itself); the
- * sponsor is loaded and written back here.
- */
-export function releaseEntryReserve(ltx: LedgerTxn, entry: LedgerEntry, owner: LedgerEntry): void {
-  const ownerAcc = accountOf(owner);
-  const mult = reserveMultiplier(entry);
-  const isSub = entry.data.type !== 0;
-  if (isSub && ownerAcc.numSubEntries < mult) throw new Error('invalid account state: numSubEntries underflow');
-  const sponsor = sponsorOf(entry);
-  if (sponsor) {
-    if (accountIdEquals(sponsor, ownerAcc.accountId)) throw new Error('entry sponsored by its own owner');
-    const sponsorEntry = loadAccountOrThrow(ltx, sponsor);
-    const sponsorAcc = accountOf(sponsorEntry);
-    if (numSponsoring(sponsorAcc) < mult || numSponsored(ownerAcc) < mult) throw new Error('invalid sponsorship state');
-    prepareAccountExtV2(sponsorAcc).numSponsoring -= mult;
-    prepareAccountExtV2(ownerAcc).numSponsored -= mult;
-    ltx.update(sponsorEntry);
-  }
-  if (isSub) ownerAcc.numSubEntries -= mult;
-}
-
-/** Removes signer `index` from the working copy of an account, releasing its reserve (and sponsorship). */
-export function removeSignerAt(ltx: LedgerTxn, owner: LedgerEntry, index: number): void {
-  const acc = accountOf(owner);
-  if (acc.numSubEntries < 1) throw new Error('invalid account state: numSubEntries underflow');
-  const v2 = extV2(acc);
-  const sponsor = v2?.signerSponsoringIDs[index] ?? null;
-  if (sponsor) {
-    const sponsorEntry = loadAccountOrThrow(ltx, sponsor);
-    const sponsorAcc = accountOf(sponsorEntry);
-    if (numSponsoring(sponsorAcc) < 1 || v2!.numSponsored < 1) throw new Error('invalid sponsorship state');
-    prepareAccountExtV2(sponsorAcc).numSponsoring -= 1;
-    v2!.numSponsored -= 1;
-    ltx.update(sponsorEntry);
-  }
-  acc.numSubEntries -= 1;
-  if (v2) v2.signerSponsoringIDs.splice(index, 1);
-  acc.signers.splice(index, 1);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Assets
-
-type CreditAsset = Extract<Asset, { type: 1 | 2 }>;
-type AnyAsset = Asset | TrustLineAsset | xdr.ChangeTrustAssetWire;
-
-export function alphaNum(a: CreditAsset): { assetCode: Uint8Array; issuer: AccountId } {
-  return a.type === 1 ? a.alphaNum4 : a.alphaNum12;
-}
-
-export function assetIssuer(a: AnyAsset): AccountId | undefined {
-  return a.type === 1 ? a.alphaNum4.issuer : a.type === 2 ? a.alphaNum12.issuer : undefined;
-}
-
-/** True when `id` issues the (credit) asset; never for native or pool shares. */
-export function isIssuer(id: AccountId, a: AnyAsset): boolean {
-  const issuer = assetIssuer(a);
-  return issuer !== undefined && accountIdEquals(issuer, id);
-}
-
-/** The asset code without its NUL padding. */
-export function assetCodeString(code: Uint8Array): string {
-  let end = code.indexOf(0);
-  if (end < 0) end = code.length;
-  return Buffer.from(code.subarray(0, end)).toString('latin1');
-}
-
-const isAlnum = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
-
-/** An asset code is ASCII alphanumerics followed only by NUL padding: 1..4 chars, or 5..12 for alphanum12. */
-function assetCodeValid(code: Uint8Array, minChars: number): boolean {
-  let zeros = false;
-  let chars = 0;
-  for (const b of code) {
-    if (b === 0) zeros = true;
-    else if (zeros || !isAlnum(b)) return false;
-    else chars++;
-  }
-  return chars >= minChars;
-}
-
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
-
-/** XDR ordering of Assets (type, then code, then issuer), as used for liquidity-pool parameters. */
-export function compareAssets(a: Asset, b: Asset): number {
-  if (a.type !== b.type) return a.type - b.type;
-  if (a.type === 0 || b.type === 0) return 0;
-  const x = alphaNum(a), y = alphaNum(b);
-  return compareBytes(x.assetCode, y.assetCode) || compareBytes(x.issuer.ed25519, y.issuer.ed25519);
-}
-
-export function assetEquals(a: Asset, b: Asset): boolean {
-  return compareAssets(a, b) === 0;
-}
-
-/** stellar-core's isAssetValid for Asset / TrustLineAsset / ChangeTrustAsset (protocol >= 18). */
-export function isAssetValid(a: AnyAsset): boolean {
-  switch (a.type) {
-    case 0: return true;
-    case 1: return assetCodeValid(a.alphaNum4.assetCode, 1);
-    case 2: return assetCodeValid(a.alphaNum12.assetCode, 5);
-    case 3: {
-      if (!('liquidityPool' in a)) return true; // a TrustLineAsset pool id
-      const cp = a.liquidityPool.constantProduct;
-      return isAssetValid(cp.assetA) && isAssetValid(cp.assetB) && compareAssets(cp.assetA, cp.assetB) < 0 && cp.fee === 30;
-    }
-    default: return false;
-  }
-}
-
-export function assetToTrustLineAsset(a: CreditAsset): TrustLineAsset {
-  return a.type === 1 ? { type: 1, alphaNum4: a.alphaNum4 } : { type: 2, alphaNum12: a.alphaNum12 };
-}
+// Strings and signer keys
 
 /** Every byte printable ASCII (0x20..0x7e): stellar-core's isStringValid, for home domains and data names. */
 export function isStringValid(s: xdr.XdrString | Uint8Array): boolean {

@@ -4,12 +4,10 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey, type Asset } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
-import {
-  AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS,
-  accountIdEquals, accountOf, failWith, isAssetValid, isAuthorized, loadAccountOrThrow, succeed, trustLineFlagsValid,
-  trustLineOf,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS, accountIdEquals, accountOf, isAuthorized, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';
+import { isAssetValid } from '../assets.ts';
+import { resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 7 }>;
 type Code = xdr.AllowTrustResultWire['code'];
@@ -22,10 +20,7 @@ export const ALLOW_TRUST_CANT_REVOKE = -4;
 export const ALLOW_TRUST_SELF_NOT_ALLOWED = -5;
 export const ALLOW_TRUST_LOW_RESERVE = -6;
 
-const result = (code: Code): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 7, allowTrustResult: { code } as xdr.AllowTrustResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<Code>(7, 'allowTrustResult');
 
 /** The asset named by an AllowTrust: the code, issued by the operation source. */
 function assetOf(body: Body, issuer: xdr.PublicKeyWire): Asset {

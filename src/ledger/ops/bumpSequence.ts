@@ -1,8 +1,9 @@
 // BumpSequence: raises the source's sequence number to `bumpTo` (a lower or equal target is a
 // successful no-op). From protocol 19 the account's seqLedger/seqTime are stamped either way.
 import type { xdr } from '@stellar/stellar-sdk';
-import { accountOf, failWith, loadAccountOrThrow, succeed, touchSeqLedger } from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { accountOf, loadAccountOrThrow, touchSeqLedger } from './accounts.ts';
+import { resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 11 }>;
 type Code = xdr.BumpSequenceResultWire['code'];
@@ -10,10 +11,7 @@ type Code = xdr.BumpSequenceResultWire['code'];
 export const BUMP_SEQUENCE_SUCCESS = 0;
 export const BUMP_SEQUENCE_BAD_SEQ = -1;
 
-const result = (code: Code): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 11, bumpSeqResult: { code } as xdr.BumpSequenceResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<Code>(11, 'bumpSeqResult');
 
 export const bumpSequence: OpHandler<Body> = {
   threshold: () => 'low',

@@ -2,13 +2,11 @@
 // Liquidity-pool share trustlines are not supported by this engine (opNOT_SUPPORTED).
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, trustLineKey, type LedgerEntry } from '../../xdr/codec.ts';
-import {
-  AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTHORIZED_FLAG, OP_NOT_SUPPORTED, OP_TOO_MANY_SUBENTRIES,
-  TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountOf, assetIssuer, assetToTrustLineAsset, canAddSubEntries, failOp,
-  failWith, isAssetValid, isIssuer, loadAccount, loadAccountOrThrow, releaseEntryReserve, succeed, trustLineMinimumLimit,
-  trustLineOf,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTHORIZED_FLAG, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountOf, loadAccount, loadAccountOrThrow, trustLineMinimumLimit, trustLineOf } from './accounts.ts';
+import { canAddSubEntries, releaseEntryReserve } from '../sponsorship.ts';
+import { assetIssuer, assetToTrustLineAsset, isAssetValid, isIssuer } from '../assets.ts';
+import { OP_NOT_SUPPORTED, OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 6 }>;
 type Code = xdr.ChangeTrustResultWire['code'];
@@ -24,7 +22,7 @@ export const CHANGE_TRUST_CANNOT_DELETE = -7;
 export const CHANGE_TRUST_NOT_AUTH_MAINTAIN_LIABILITIES = -8;
 
 const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 6, changeTrustResult: { code } as xdr.ChangeTrustResultWire });
-const result = (code: Code): OpOutcome => (code === 0 ? succeed(tr(code)) : failWith(tr(code)));
+const result = resultMaker<Code>(6, 'changeTrustResult');
 
 export const changeTrust: OpHandler<Body> = {
   threshold: () => 'medium',

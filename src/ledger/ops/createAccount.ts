@@ -2,19 +2,14 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { accountKey, type LedgerEntry } from '../../xdr/codec.ts';
 import { accountAddress, muxedAccountAddress, transferEvent } from '../sacEvents.ts';
-import {
-  accountIdEquals, accountOf, addAccountBalance, availableBalance, failWith, loadAccountOrThrow,
-  minBalanceFor, startingSequenceNumber, succeed,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { accountIdEquals, accountOf, addAccountBalance, availableBalance, loadAccountOrThrow, minBalanceFor, startingSequenceNumber } from './accounts.ts';
+import { resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 0 }>;
 type Code = xdr.CreateAccountResultWire['code'];
 
-const result = (code: Code): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 0, createAccountResult: { code } as xdr.CreateAccountResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<Code>(0, 'createAccountResult');
 
 export const CREATE_ACCOUNT_SUCCESS = 0;
 export const CREATE_ACCOUNT_MALFORMED = -1;

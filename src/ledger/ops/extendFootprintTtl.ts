@@ -5,17 +5,14 @@ import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
-import { failWith, succeed } from './accounts.ts';
+import { resultMaker } from './opResult.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
 import type { SorobanOpContext } from '../soroban/context.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 25 }>;
 
-const result = (code: xdr.ExtendFootprintTtlResultWire['code']): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 25, extendFootprintTtlResult: { code } as xdr.ExtendFootprintTtlResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<xdr.ExtendFootprintTtlResultWire['code']>(25, 'extendFootprintTtlResult');
 const MALFORMED = -1;
 const RESOURCE_LIMIT_EXCEEDED = -2;
 const INSUFFICIENT_REFUNDABLE_FEE = -3;

@@ -1,11 +1,10 @@
 // ManageData: sets (creates or replaces) or, with no value, deletes a named data entry of the source.
 import type { xdr } from '@stellar/stellar-sdk';
 import { dataKey, type LedgerEntry } from '../../xdr/codec.ts';
-import {
-  OP_TOO_MANY_SUBENTRIES, accountOf, canAddSubEntries, failOp, failWith, isStringValid, loadAccountOrThrow,
-  releaseEntryReserve, succeed,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { accountOf, isStringValid, loadAccountOrThrow } from './accounts.ts';
+import { canAddSubEntries, releaseEntryReserve } from '../sponsorship.ts';
+import { OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 10 }>;
 type Code = xdr.ManageDataResultWire['code'];
@@ -17,7 +16,7 @@ export const MANAGE_DATA_LOW_RESERVE = -3;
 export const MANAGE_DATA_INVALID_NAME = -4;
 
 const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 10, manageDataResult: { code } as xdr.ManageDataResultWire });
-const result = (code: Code): OpOutcome => (code === 0 ? succeed(tr(code)) : failWith(tr(code)));
+const result = resultMaker<Code>(10, 'manageDataResult');
 
 export const manageData: OpHandler<Body> = {
   threshold: () => 'medium',

@@ -5,11 +5,10 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, muxedToAccountId } from '../../xdr/codec.ts';
 import { movementEvent, muxedAccountAddress } from '../sacEvents.ts';
-import {
-  accountIdEquals, accountOf, addAccountBalance, addTrustLineBalance, availableBalance, failWith,
-  isAssetValid, isAuthorized, isIssuer, loadAccount, loadTrustLine, succeed, trustLineOf,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { accountIdEquals, accountOf, addAccountBalance, addTrustLineBalance, availableBalance, isAuthorized, loadAccount, loadTrustLine, trustLineOf } from './accounts.ts';
+import { isAssetValid, isIssuer } from '../assets.ts';
+import { resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 1 }>;
 type Code = xdr.PaymentResultWire['code'];
@@ -24,10 +23,7 @@ export const PAYMENT_NO_TRUST = -6;
 export const PAYMENT_NOT_AUTHORIZED = -7;
 export const PAYMENT_LINE_FULL = -8;
 
-const result = (code: Code): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 1, paymentResult: { code } as xdr.PaymentResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<Code>(1, 'paymentResult');
 
 export const payment: OpHandler<Body> = {
   threshold: () => 'medium',

@@ -8,17 +8,14 @@ import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { isPersistentKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import type { RentChange } from '../../host/native.ts';
-import { failWith, succeed } from './accounts.ts';
+import { resultMaker } from './opResult.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { budgetExceeded, networkErrorEvent, type NetworkError } from '../soroban/diagnostics.ts';
 import type { SorobanOpContext } from '../soroban/context.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 26 }>;
 
-const result = (code: xdr.RestoreFootprintResultWire['code']): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 26, restoreFootprintResult: { code } as xdr.RestoreFootprintResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<xdr.RestoreFootprintResultWire['code']>(26, 'restoreFootprintResult');
 const MALFORMED = -1;
 const RESOURCE_LIMIT_EXCEEDED = -2;
 const INSUFFICIENT_REFUNDABLE_FEE = -3;

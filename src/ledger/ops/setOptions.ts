@@ -2,12 +2,10 @@
 // destination. Signers are kept sorted by key (XDR order) and each one holds a base reserve.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
-import {
-  ALL_ACCOUNT_AUTH_FLAGS, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_IMMUTABLE_FLAG, AUTH_REVOCABLE_FLAG, MASK_ACCOUNT_FLAGS_V17,
-  MAX_SIGNERS, OP_TOO_MANY_SUBENTRIES, accountIdEquals, accountOf, compareSignerKeys, canAddSubEntries, failOp,
-  failWith, isStringValid, loadAccountOrThrow, removeSignerAt, succeed,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { ALL_ACCOUNT_AUTH_FLAGS, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_IMMUTABLE_FLAG, AUTH_REVOCABLE_FLAG, MASK_ACCOUNT_FLAGS_V17, MAX_SIGNERS, accountIdEquals, accountOf, compareSignerKeys, isStringValid, loadAccountOrThrow } from './accounts.ts';
+import { canAddSubEntries, removeSignerAt } from '../sponsorship.ts';
+import { OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 5 }>;
 type Code = xdr.SetOptionsResultWire['code'];
@@ -25,7 +23,7 @@ export const SET_OPTIONS_INVALID_HOME_DOMAIN = -9;
 export const SET_OPTIONS_AUTH_REVOCABLE_REQUIRED = -10;
 
 const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 5, setOptionsResult: { code } as xdr.SetOptionsResultWire });
-const result = (code: Code): OpOutcome => (code === 0 ? succeed(tr(code)) : failWith(tr(code)));
+const result = resultMaker<Code>(5, 'setOptionsResult');
 
 // Thresholds bytes: [master weight, low, medium, high]
 const MASTER = 0, LOW = 1, MED = 2, HIGH = 3;

@@ -5,12 +5,10 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
-import {
-  AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, MASK_TRUSTLINE_FLAGS_V17, TRUSTLINE_AUTH_FLAGS, TRUSTLINE_CLAWBACK_ENABLED_FLAG,
-  accountIdEquals, accountOf, failWith, isAssetValid, isIssuer, loadAccountOrThrow, succeed, trustLineFlagsValid,
-  trustLineOf,
-} from './accounts.ts';
-import type { OpHandler, OpOutcome } from './types.ts';
+import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, MASK_TRUSTLINE_FLAGS_V17, TRUSTLINE_AUTH_FLAGS, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountIdEquals, accountOf, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';
+import { isAssetValid, isIssuer } from '../assets.ts';
+import { resultMaker } from './opResult.ts';
+import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 21 }>;
 type Code = xdr.SetTrustLineFlagsResultWire['code'];
@@ -22,10 +20,7 @@ export const SET_TRUST_LINE_FLAGS_CANT_REVOKE = -3;
 export const SET_TRUST_LINE_FLAGS_INVALID_STATE = -4;
 export const SET_TRUST_LINE_FLAGS_LOW_RESERVE = -5;
 
-const result = (code: Code): OpOutcome => {
-  const tr: xdr.OperationResultTrWire = { type: 21, setTrustLineFlagsResult: { code } as xdr.SetTrustLineFlagsResultWire };
-  return code === 0 ? succeed(tr) : failWith(tr);
-};
+const result = resultMaker<Code>(21, 'setTrustLineFlagsResult');
 
 export const setTrustLineFlags: OpHandler<Body> = {
   threshold: () => 'low',

@@ -7,7 +7,7 @@ import { isPersistentKey, isSorobanKey, keyId } from '../../xdr/ledgerKeys.ts';
 import type { NativeSorobanApplier, ResourceUse } from '../../host/native.ts';
 import type { TransactionFrame } from '../transactionFrame.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
-import { isAssetValid, isIssuer } from '../ops/accounts.ts';
+import { isAssetValid, isIssuer } from '../assets.ts';
 import { ErrorCode, ErrorType, limitExceeded, type NetworkError } from './diagnostics.ts';
 import { u64Val } from '../../xdr/scVals.ts';
 

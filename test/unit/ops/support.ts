@@ -3,6 +3,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { createHash } from 'node:crypto';
 import { LedgerTxn, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
+import { OrderBook } from '../../../src/ledger/orderBook.ts';
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import { opHandlers } from '../../../src/ledger/ops/index.ts';
 import type { LedgerContext, OpContext, OpOutcome } from '../../../src/ledger/ops/types.ts';
@@ -63,10 +64,20 @@ export function trustLineEntry(id: AccountId, asset: Asset, balance: bigint, lim
 /** Committed ledger state: a map from base64 LedgerKey XDR to an XDR-serialised entry. */
 export class MemoryState implements EntrySource {
   private readonly entries = new Map<string, Uint8Array>();
+  private readonly book = new OrderBook();
+  /** The header's idPool, as the last committed LedgerTxn left it. */
+  idPool = 0n;
 
   constructor(entries: LedgerEntry[] = []) { for (const e of entries) this.put(e); }
 
-  put(entry: LedgerEntry): void { this.entries.set(storageKey(ledgerKeyOf(entry.data)), encodeLedgerEntry(entry)); }
+  put(entry: LedgerEntry): void {
+    const key = encodeLedgerKey(ledgerKeyOf(entry.data));
+    const bytes = encodeLedgerEntry(entry);
+    this.entries.set(Buffer.from(key).toString('base64'), bytes);
+    this.book.apply([{ key, entry: bytes }]);
+  }
+
+  offers(selling: Asset, buying: Asset): readonly LedgerEntry[] { return this.book.offers(selling, buying); }
 
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
     const b = this.entries.get(Buffer.from(keyXdr).toString('base64'));
@@ -95,10 +106,15 @@ export class MemoryState implements EntrySource {
 
   /** Folds a committed outermost LedgerTxn into the state. */
   absorb(root: LedgerTxn): void {
+    const writes = [];
     for (const slot of root.writes()) {
-      if (slot.entry) this.entries.set(storageKey(slot.key), encodeLedgerEntry(slot.entry));
+      const entry = slot.entry ? encodeLedgerEntry(slot.entry) : null;
+      if (entry) this.entries.set(storageKey(slot.key), entry);
       else this.entries.delete(storageKey(slot.key));
+      writes.push({ key: encodeLedgerKey(slot.key), entry });
     }
+    this.book.apply(writes);
+    this.idPool = root.idPool;
   }
 }
 
@@ -129,7 +145,7 @@ export function runOp(state: MemoryState, body: xdr.OperationBodyWire, source: A
   const invalid = handler.checkValid(body, { ledger, source, sourceMuxed });
   if (invalid) return { outcome: invalid, stage: 'checkValid', events: [], changes: [] };
 
-  const root = new LedgerTxn(state, ledger.ledgerSeq);
+  const root = new LedgerTxn(state, ledger.ledgerSeq, { idPool: state.idPool });
   const ltx = root.nest();
   const events: ContractEvent[] = [];
   const outcome = handler.apply(body, {

@@ -79,6 +79,8 @@ export class MemoryState implements EntrySource {
 
   offers(selling: Asset, buying: Asset): readonly LedgerEntry[] { return this.book.offers(selling, buying); }
 
+  offersBySeller(seller: AccountId): readonly LedgerEntry[] { return this.book.offersBySeller(seller); }
+
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
     const b = this.entries.get(Buffer.from(keyXdr).toString('base64'));
     return b ? decodeLedgerEntry(b) : undefined;

@@ -8,7 +8,7 @@ import {
 } from './support.ts';
 import { accountAddress, burnEvent, mintEvent, transferEvent } from '../../../src/ledger/sacEvents.ts';
 import { numSponsoring } from '../../../src/ledger/ops/accounts.ts';
-import { opHandlers } from '../../../src/ledger/ops/index.ts';
+import { opHandlers, operationResultOf } from '../../../src/ledger/ops/index.ts';
 import { type AccountId, type Asset, type LedgerEntry, type MuxedAccount } from '../../../src/xdr/codec.ts';
 
 const issuer = accountId('issuer');
@@ -222,6 +222,18 @@ test('LOW_RESERVE for a credit balance: the creator must still back the reserve 
   const state = world();
   state.put(accountEntry(alice, 3n * XLM / 2n, { numSubEntries: 1 })); // exactly its own reserve
   assert.equal(innerCode(runOp(state, create(USD, 1n, [[bob, always]]), alice).outcome), -2);
+  assert.equal(state.trustLine(alice, USD)!.balance, 500n);
+});
+
+test('a creator already sponsoring UINT32_MAX reserves gets the top-level opTOO_MANY_SPONSORING', () => {
+  const state = world();
+  const UINT32_MAX = 0xffff_ffff;
+  // numSponsored as high, so that the reserve itself stays small
+  const v2 = { numSponsored: UINT32_MAX, numSponsoring: UINT32_MAX, signerSponsoringIDs: [], ext: { v: 0 as const } };
+  state.put(accountEntry(alice, 100n * XLM, { numSubEntries: 1, ext: { v: 1, v1: { liabilities: { buying: 0n, selling: 0n }, ext: { v: 2, v2 } } } }));
+  const r = runOp(state, create(USD, 1n, [[bob, always]]), alice);
+  assert.equal(r.outcome.success, false);
+  assert.deepEqual(operationResultOf(r.outcome), { code: -6 });
   assert.equal(state.trustLine(alice, USD)!.balance, 500n);
 });
 

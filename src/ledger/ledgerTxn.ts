@@ -51,6 +51,15 @@ export class LedgerTxn {
   private readonly internals = new Map<string, unknown>();
   /** Offer ids this level wrote or erased, by the pair they are (or were) in. */
   private readonly offerIdsByPair = new Map<string, Set<string>>();
+  /** The pair of each offer this level holds (its slot's entry), so that looking through a pair's ids encodes nothing. */
+  private readonly pairOfOffer = new Map<string, string>();
+  /**
+   * Outermost only: the offers its slots hold, per pair, best first, and where each one is filed. The
+   * outermost level gathers every offer a ledger writes, and a crossing asks for its best offer at
+   * every step: looking through them all each time made a ledger's crossings quadratic.
+   */
+  private readonly sortedOffers = new Map<string, Array<{ place: OfferPlace; id: string }>>();
+  private readonly filedOffers = new Map<string, { pair: string; place: OfferPlace }>();
   /** Outermost only: per pair, how many leading committed offers this level has already erased or changed. */
   private readonly consumedPrefix = new Map<string, { book: readonly LedgerEntry[]; n: number }>();
 
@@ -106,15 +115,26 @@ export class LedgerTxn {
     const decided = new Set<string>();
     let best: LedgerEntry | undefined;
     for (let l: LedgerTxn | null = this; l; l = l.parent) {
+      if (!l.parent) {
+        // the outermost level: its best offer that no level below has decided on
+        const sorted = l.sortedOffers.get(pair);
+        if (!sorted) continue;
+        for (let i = worseThan ? firstWorse(sorted, worseThan) : 0; i < sorted.length; i++) {
+          const { place, id } = sorted[i];
+          if (decided.has(id)) continue;
+          if (!best || isBetterPlace(place, placeOf(offerOf(best)))) best = l.slots.get(id)!.entry!;
+          break;
+        }
+        continue;
+      }
       const ids = l.offerIdsByPair.get(pair);
       if (!ids) continue;
       for (const id of ids) {
         if (decided.has(id)) continue;
         decided.add(id);
         const slot = l.slots.get(id)!;
-        if (!slot.entry) continue;
+        if (!slot.entry || l.pairOfOffer.get(id) !== pair) continue;
         const offer = offerOf(slot.entry);
-        if (pairId(offer.selling, offer.buying) !== pair) continue;
         if (worseThan && !isBetterPlace(worseThan, placeOf(offer))) continue;
         if (!best || isBetterPlace(placeOf(offer), placeOf(offerOf(best)))) best = slot.entry;
       }
@@ -198,7 +218,9 @@ export class LedgerTxn {
       const current = this.peek(id, key);
       if (current) this.noteOffer(id, current);
     }
-    this.slots.set(id, { key, entry: null });
+    const slot = { key, entry: null };
+    this.slots.set(id, slot);
+    if (key.type === 2 && !this.parent) this.fileOffer(id, slot);
   }
 
   /** Folds this transaction into its parent and returns the changes, in the order they were first made. */
@@ -214,7 +236,12 @@ export class LedgerTxn {
       } else {
         changes.push({ type: 3, state: before }, { type: 1, updated: slot.entry });
       }
-      if (this.parent) this.parent.slots.set(id, slot);
+      if (this.parent) {
+        this.parent.slots.set(id, slot);
+        const pair = this.pairOfOffer.get(id);
+        if (pair !== undefined) this.parent.pairOfOffer.set(id, pair);
+        if (slot.key.type === 2 && !this.parent.parent) this.parent.fileOffer(id, slot);
+      }
     }
     if (this.parent) {
       const p = this.parent;
@@ -230,7 +257,10 @@ export class LedgerTxn {
     return changes;
   }
 
-  rollback(): void { this.closed = true; this.slots.clear(); this.internals.clear(); this.offerIdsByPair.clear(); }
+  rollback(): void {
+    this.closed = true; this.slots.clear(); this.internals.clear(); this.offerIdsByPair.clear(); this.pairOfOffer.clear();
+    this.sortedOffers.clear(); this.filedOffers.clear();
+  }
 
   /** Every key written (or erased) in this transaction, with its final value. */
   writes(): IterableIterator<Slot> { return this.slots.values(); }
@@ -256,22 +286,66 @@ export class LedgerTxn {
       // an update may move an offer to another pair: it leaves the old book and joins the new
       const current = this.peek(id, key);
       if (current) this.noteOffer(id, current);
-      this.noteOffer(id, entry);
+      this.pairOfOffer.set(id, this.noteOffer(id, entry));
     }
-    this.slots.set(id, { key, entry });
+    const slot = { key, entry };
+    this.slots.set(id, slot);
+    if (key.type === 2 && !this.parent) this.fileOffer(id, slot);
   }
 
-  private noteOffer(id: string, e: LedgerEntry): void {
+  /** Outermost only: keeps sortedOffers in step with the offer's slot (filed when it holds an offer, else not). */
+  private fileOffer(id: string, slot: Slot): void {
+    const old = this.filedOffers.get(id);
+    if (old) {
+      const sorted = this.sortedOffers.get(old.pair)!;
+      const i = firstNotBetter(sorted, old.place);
+      if (sorted[i]?.id !== id) throw new Error('order book index out of step');
+      sorted.splice(i, 1);
+      this.filedOffers.delete(id);
+    }
+    if (!slot.entry) return;
+    const o = offerOf(slot.entry);
+    const pair = this.pairOfOffer.get(id) ?? pairId(o.selling, o.buying);
+    const place: OfferPlace = { price: { n: o.price.n, d: o.price.d }, offerId: o.offerId };
+    let sorted = this.sortedOffers.get(pair);
+    if (!sorted) { sorted = []; this.sortedOffers.set(pair, sorted); }
+    sorted.splice(firstNotBetter(sorted, place), 0, { place, id });
+    this.filedOffers.set(id, { pair, place });
+  }
+
+  /** Files the offer under its pair at this level; returns the pair. */
+  private noteOffer(id: string, e: LedgerEntry): string {
     const o = offerOf(e);
     const pair = pairId(o.selling, o.buying);
     let ids = this.offerIdsByPair.get(pair);
     if (!ids) { ids = new Set(); this.offerIdsByPair.set(pair, ids); }
     ids.add(id);
+    return pair;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('LedgerTxn used after commit or rollback');
   }
+}
+
+/** The index of the first filed offer that `place` is better than or equal to (where `place` goes, or is). */
+function firstNotBetter(sorted: ReadonlyArray<{ place: OfferPlace }>, place: OfferPlace): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (isBetterPlace(sorted[mid].place, place)) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/** The index of the first filed offer strictly worse than `place`. */
+function firstWorse(sorted: ReadonlyArray<{ place: OfferPlace }>, place: OfferPlace): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (!isBetterPlace(place, sorted[mid].place)) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 const offerKeyOf = (e: LedgerEntry): LedgerKey => {

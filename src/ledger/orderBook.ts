@@ -12,8 +12,21 @@ export type OfferEntry = xdr.OfferEntryWire;
 /** Where an offer stands in the book: its price and id (stellar-core's OfferDescriptor). */
 export interface OfferPlace { price: xdr.PriceWire; offerId: bigint }
 
-/** An identifier of an asset, for maps. */
-export const assetId = (a: Asset): string => toHex(xdr.Asset.schema.encode(a));
+const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+
+/**
+ * An identifier of an asset (or trustline asset), for maps: built from its fields, without XDR
+ * encoding (this runs for every offer a crossing looks at). Codes and keys have fixed lengths, so
+ * the concatenation is unambiguous.
+ */
+export function assetId(a: Asset | xdr.TrustLineAssetWire): string {
+  switch (a.type) {
+    case 0: return 'native';
+    case 1: return `4${b64(a.alphaNum4.assetCode)}${b64(a.alphaNum4.issuer.ed25519)}`;
+    case 2: return `12${b64(a.alphaNum12.assetCode)}${b64(a.alphaNum12.issuer.ed25519)}`;
+    default: return `x${toHex(xdr.TrustLineAsset.schema.encode(a as xdr.TrustLineAssetWire))}`;
+  }
+}
 
 /** An identifier of the book of offers selling `selling` for `buying`. */
 export const pairId = (selling: Asset, buying: Asset): string => `${assetId(selling)}/${assetId(buying)}`;

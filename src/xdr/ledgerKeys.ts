@@ -46,8 +46,20 @@ export const isPersistentKey = (key: LedgerKey): boolean =>
 export const ttlKeyFor = (key: LedgerKey): Extract<LedgerKey, { type: 9 }> => ({ type: 9, ttl: { keyHash: sha256(encodeLedgerKey(key)) } });
 
 /**
- * A map key for a LedgerKey. Accounts, by far the most looked up, skip XDR encoding; the '#' prefix
- * keeps their ids apart from the base64 of other keys.
+ * A map key for a LedgerKey. Accounts, trustlines and offers, by far the most looked up (an offer's
+ * for every offer a crossing looks at), skip XDR encoding; the '#', '~' and '%' prefixes keep their
+ * ids apart from the base64 of other keys, and their parts have fixed lengths or come last.
  */
-export const keyId = (key: LedgerKey): string =>
-  key.type === 0 ? '#' + Buffer.from(key.account.accountId.ed25519).toString('base64') : toBase64(encodeLedgerKey(key));
+export function keyId(key: LedgerKey): string {
+  switch (key.type) {
+    case 0: return '#' + toBase64(key.account.accountId.ed25519);
+    case 1: {
+      const a = key.trustLine.asset;
+      if (a.type === 1) return `~4${toBase64(key.trustLine.accountId.ed25519)}${toBase64(a.alphaNum4.assetCode)}${toBase64(a.alphaNum4.issuer.ed25519)}`;
+      if (a.type === 2) return `~12${toBase64(key.trustLine.accountId.ed25519)}${toBase64(a.alphaNum12.assetCode)}${toBase64(a.alphaNum12.issuer.ed25519)}`;
+      return toBase64(encodeLedgerKey(key));
+    }
+    case 2: return `%${toBase64(key.offer.sellerId.ed25519)}${key.offer.offerId}`;
+    default: return toBase64(encodeLedgerKey(key));
+  }
+}

@@ -21,7 +21,7 @@ function offer(offerId: bigint, n: number, d: number, selling: Asset = USD, buyi
   };
 }
 
-const ids = (ltx: LedgerTxn, selling = USD, buying = XLM): bigint[] => {
+const ids = (ltx: LedgerTxn, selling: Asset = USD, buying: Asset = XLM): bigint[] => {
   const out: bigint[] = [];
   let best = ltx.bestOffer(selling, buying);
   while (best) {
@@ -113,4 +113,51 @@ test('the committed book follows stored writes', () => {
   root.create(offer(5n, 3, 2));
   state.absorb(root);
   assert.deepEqual(ids(new LedgerTxn(state, 11)), [5n, 2n]);
+});
+
+test('best-offer reads agree with a plain sort of every visible offer through many nested writes', () => {
+  // a small deterministic generator: the same sequence of writes on every run
+  let seed = 7;
+  const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const pairs: Array<[Asset, Asset]> = [[USD, XLM], [EUR, XLM], [USD, EUR]];
+  const committed = Array.from({ length: 30 }, (_, i) => offer(BigInt(i + 1), 1 + rand(5), 1 + rand(3), ...pairs[i % 3]));
+  const state = new MemoryState(committed);
+  const root = new LedgerTxn(state, 10);
+  // the model: every offer as each level sees it (undefined = erased)
+  let rootView = new Map(committed.map((e) => [offerOf(e).offerId, e as LedgerEntry | undefined]));
+  const expected = (view: Map<bigint, LedgerEntry | undefined>, [selling, buying]: [Asset, Asset]): bigint[] =>
+    [...view.values()].filter((e): e is LedgerEntry => !!e && JSON.stringify(offerOf(e).selling) === JSON.stringify(selling) && JSON.stringify(offerOf(e).buying) === JSON.stringify(buying))
+      .map(offerOf).sort((a, b) => (isBetterPlace(a, b) ? -1 : 1)).map((o) => o.offerId);
+  let nextId = 100n;
+  for (let t = 0; t < 150; t++) {
+    const tx = root.nest();
+    const txView = new Map(rootView);
+    for (let o = 0; o < 3; o++) {
+      const op = tx.nest();
+      const opView = new Map(txView);
+      for (let w = 0; w < 4; w++) {
+        const live = [...opView].filter(([, e]) => e).map(([id]) => id);
+        const action = rand(3);
+        if (action === 0 || live.length === 0) {
+          const e = offer(nextId++, 1 + rand(5), 1 + rand(3), ...pairs[rand(3)]);
+          op.create(e);
+          opView.set(offerOf(e).offerId, e);
+        } else if (action === 1) {
+          const id = live[rand(live.length)];
+          const e = offer(id, 1 + rand(5), 1 + rand(3), ...pairs[rand(3)]); // a new price, maybe another pair
+          op.update(e);
+          opView.set(id, e);
+        } else {
+          const id = live[rand(live.length)];
+          op.erase({ type: 2, offer: { sellerId: seller, offerId: id } });
+          opView.set(id, undefined);
+        }
+      }
+      for (const p of pairs) assert.deepEqual(ids(op, ...p), expected(opView, p));
+      if (rand(4) === 0) op.rollback(); else { op.commit(); for (const [k, v] of opView) txView.set(k, v); }
+    }
+    for (const p of pairs) assert.deepEqual(ids(tx, ...p), expected(txView, p));
+    if (rand(5) === 0) tx.rollback(); else { tx.commit(); rootView = txView; }
+    for (const p of pairs) assert.deepEqual(ids(root, ...p), expected(rootView, p));
+  }
 });

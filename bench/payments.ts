@@ -68,13 +68,13 @@ class OutOfTime extends Error {}
  * makes other kinds) and waits until all are queryable. Advances `accounts.seqs` so that runs can follow each other on the same server.
  */
 /** Builds account i's transaction with sequence number `seq` + 1 (pre-signed before the clock starts). */
-export type TxFactory = (source: Keypair, seq: bigint, i: number, keys: readonly Keypair[]) => SignedTx;
+export type TxFactory = (source: Keypair, seq: bigint, i: number, keys: readonly Keypair[], round: number) => SignedTx;
 
 const payNext: TxFactory = (source, seq, i, keys) => paymentTx(source, seq, keys[(i + 1) % keys.length].publicKey());
 
 export async function runPayments(url: string, accounts: Accounts, rounds: number, timeLimitMs = 90_000, build: TxFactory = payNext): Promise<PaymentsResult> {
   const { keys, seqs } = accounts;
-  const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) => build(k, seqs[i] + BigInt(r), i, keys)));
+  const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) => build(k, seqs[i] + BigInt(r), i, keys, r)));
 
   const rpc = new RpcClient(url, BATCH_CONNECTIONS, BATCH);
   const watcher = new LedgerWatcher(url);

@@ -48,6 +48,14 @@ export function paymentTx(source: Keypair, seq: bigint, destination: string, str
   return finish(tx, source);
 }
 
+/** A transaction of any operations (at most 100), signed by `source`; `seq` is its current sequence number. */
+export function opsTx(source: Keypair, seq: bigint, ops: readonly xdr.Operation[]): SignedTx {
+  if (ops.length === 0 || ops.length > MAX_OPS) throw new Error(`1 to ${MAX_OPS} operations per transaction`);
+  const b = builder(source, seq, ops.length);
+  for (const op of ops) b.addOperation(op);
+  return finish(b.build(), source);
+}
+
 export function createAccountsTx(source: Keypair, seq: bigint, destinations: readonly string[], startingBalanceXlm: string): SignedTx {
   if (destinations.length > MAX_OPS) throw new Error(`at most ${MAX_OPS} operations per transaction`);
   const b = builder(source, seq, destinations.length);

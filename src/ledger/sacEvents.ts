@@ -14,6 +14,7 @@
 import { xdr, StrKey } from '@stellar/stellar-sdk';
 import { sha256, toHex, type AccountId, type Asset, type ContractEvent, type MuxedAccount, type ScVal } from '../xdr/codec.ts';
 import { alphaNum, assetCodeString, isIssuer } from './assets.ts';
+import { assetId } from './orderBook.ts';
 import { addressVal, boolVal, bytesVal, i128Val, strVal, symVal, u64Val } from '../xdr/scVals.ts';
 
 export type ScAddress = xdr.ScAddressWire;
@@ -25,16 +26,18 @@ const CONTRACT_EVENT_TYPE_CONTRACT = 1;
 
 const contractIdCache = new Map<string, Uint8Array>();
 
-/** The Stellar Asset Contract id of an asset: sha256(HashIdPreimage CONTRACT_ID {networkId, FROM_ASSET asset}). */
+/**
+ * The Stellar Asset Contract id of an asset: sha256(HashIdPreimage CONTRACT_ID {networkId, FROM_ASSET asset}).
+ * Remembered by network and asset (keyed without encoding: every fee and trade event asks for it).
+ */
 export function assetContractId(networkId: Uint8Array, asset: Asset): Uint8Array {
-  const preimage = xdr.HashIdPreimage.schema.encode({
-    type: ENVELOPE_TYPE_CONTRACT_ID,
-    contractId: { networkId, contractIdPreimage: { type: CONTRACT_ID_PREIMAGE_FROM_ASSET, fromAsset: asset } },
-  });
-  const cacheKey = toHex(preimage);
+  const cacheKey = `${toHex(networkId)}/${assetId(asset)}`;
   let id = contractIdCache.get(cacheKey);
   if (!id) {
-    id = sha256(preimage);
+    id = sha256(xdr.HashIdPreimage.schema.encode({
+      type: ENVELOPE_TYPE_CONTRACT_ID,
+      contractId: { networkId, contractIdPreimage: { type: CONTRACT_ID_PREIMAGE_FROM_ASSET, fromAsset: asset } },
+    }));
     if (contractIdCache.size > 10_000) contractIdCache.clear();
     contractIdCache.set(cacheKey, id);
   }

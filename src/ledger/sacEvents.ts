@@ -53,6 +53,9 @@ export function sep11AssetString(asset: Asset): string {
 
 export const accountAddress = (id: AccountId): ScAddress => ({ type: 0, accountId: { type: 0, ed25519: id.ed25519 } });
 
+/** A liquidity pool as an ScAddress (SC_ADDRESS_TYPE_LIQUIDITY_POOL): where deposits go and trades settle. */
+export const liquidityPoolAddress = (poolId: Uint8Array): ScAddress => ({ type: 4, liquidityPoolId: poolId });
+
 /** A classic MuxedAccount as an ScAddress: ACCOUNT, or MUXED_ACCOUNT when it carries an id. */
 export function muxedAccountAddress(m: MuxedAccount): ScAddress {
   return m.type === 0

@@ -4,23 +4,25 @@
 //    0 CREATE_ACCOUNT        createAccount.ts
 //    1 PAYMENT               payment.ts        (native and credit assets)
 //    5 SET_OPTIONS           setOptions.ts
-//    6 CHANGE_TRUST          changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
+//    6 CHANGE_TRUST          changeTrust.ts    (credit assets and liquidity-pool shares)
 //    7 ALLOW_TRUST           allowTrust.ts
 //    8 ACCOUNT_MERGE         accountMerge.ts
 //   10 MANAGE_DATA           manageData.ts
 //   11 BUMP_SEQUENCE         bumpSequence.ts
 //   21 SET_TRUST_LINE_FLAGS  setTrustLineFlags.ts
+//   22 LIQUIDITY_POOL_DEPOSIT   liquidityPoolDeposit.ts
+//   23 LIQUIDITY_POOL_WITHDRAW  liquidityPoolWithdraw.ts
 //   24 INVOKE_HOST_FUNCTION  invokeHostFunction.ts  (the Soroban host, through the native addon)
 //   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
 //   26 RESTORE_FOOTPRINT     restoreFootprint.ts
 //
 // Not handled here (the applier answers opNOT_SUPPORTED): path payments (2, 13), offers (3, 4, 12),
-// inflation (9), claimable balances (14, 15, 20), sponsorship (16, 17, 18), clawback (19), liquidity
-// pools (22, 23).
+// inflation (9), claimable balances (14, 15, 20), sponsorship (16, 17, 18), clawback (19).
 //
-// Since offers, liquidity pools and sponsorship operations are absent, no liabilities, pool shares or
-// new sponsorships can arise; the handlers still honour liabilities and sponsorship counters that
-// existing entries carry.
+// Since offers and sponsorship operations are absent, no liabilities or new sponsorships can arise;
+// the handlers still honour liabilities and sponsorship counters that existing entries carry.
+// Revoking authorization does not yet redeem the holder's pool shares (CAP-38), which needs
+// claimable balances.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -33,6 +35,8 @@ import { accountMerge } from './accountMerge.ts';
 import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
+import { liquidityPoolDeposit } from './liquidityPoolDeposit.ts';
+import { liquidityPoolWithdraw } from './liquidityPoolWithdraw.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
 import { restoreFootprint } from './restoreFootprint.ts';
@@ -72,6 +76,8 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [10, manageData, 'manageDataResult'],
   [11, bumpSequence, 'bumpSeqResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
+  [22, liquidityPoolDeposit, 'liquidityPoolDepositResult'],
+  [23, liquidityPoolWithdraw, 'liquidityPoolWithdrawResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],
   [26, restoreFootprint, 'restoreFootprintResult'],

@@ -1,6 +1,6 @@
 // AllowTrust (superseded by SetTrustLineFlags but still valid): the issuer sets the authorization
 // level (0, AUTHORIZED or AUTHORIZED_TO_MAINTAIN_LIABILITIES) of a holder's trustline to one of its
-// own asset codes. As with SetTrustLineFlags, there are no offers or pool shares to remove on revoke.
+// own asset codes. As with SetTrustLineFlags, revoking neither pulls offers nor (yet) redeems pool shares.
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey, type Asset } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';

@@ -1,7 +1,8 @@
 // SetTrustLineFlags: the issuer sets and clears flags on a holder's trustline (protocol 17+).
 // Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) would also pull the
-// holder's offers and redeem its pool shares in that asset; this engine has neither offers nor
-// liquidity pools, so there is nothing to remove.
+// holder's offers and redeem its pool shares in that asset into claimable balances (CAP-38); this
+// engine has no offers and does not redeem pool shares yet (a withdrawal into the revoked line then
+// fails as LINE_FULL, see ops/holdings.ts).
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';

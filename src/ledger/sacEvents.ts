@@ -53,9 +53,6 @@ export function sep11AssetString(asset: Asset): string {
 
 export const accountAddress = (id: AccountId): ScAddress => ({ type: 0, accountId: { type: 0, ed25519: id.ed25519 } });
 
-/** A liquidity pool as an ScAddress (SC_ADDRESS_TYPE_LIQUIDITY_POOL): where deposits go and trades settle. */
-export const liquidityPoolAddress = (poolId: Uint8Array): ScAddress => ({ type: 4, liquidityPoolId: poolId });
-
 /** A classic MuxedAccount as an ScAddress: ACCOUNT, or MUXED_ACCOUNT when it carries an id. */
 export function muxedAccountAddress(m: MuxedAccount): ScAddress {
   return m.type === 0
@@ -161,4 +158,25 @@ export function feeEvent(networkId: Uint8Array, account: AccountId, amount: bigi
   return contractEvent(assetContractId(networkId, { type: 0 }),
     [symVal('fee'), addressVal(accountAddress(account))],
     i128Val(amount));
+}
+
+export const liquidityPoolAddress = (poolId: Uint8Array): ScAddress => ({ type: 4, liquidityPoolId: poolId });
+
+/**
+ * The movements of a trade, two per claim atom in the order they were crossed: what the taker paid
+ * the offer's seller (or the pool), then what it received back. Trades carry no memo or mux id
+ * (core's eventsForClaimAtoms).
+ */
+export function claimAtomEvents(networkId: Uint8Array, taker: MuxedAccount, atoms: readonly xdr.ClaimAtomWire[]): ContractEvent[] {
+  const takerAddress = muxedAccountAddress(taker);
+  const events: ContractEvent[] = [];
+  for (const atom of atoms) {
+    const { counterparty, assetBought, amountBought, assetSold, amountSold } =
+      atom.type === 0 ? { counterparty: accountAddress({ type: 0, ed25519: atom.v0.sellerEd25519 }), ...atom.v0 }
+        : atom.type === 1 ? { counterparty: accountAddress(atom.orderBook.sellerId), ...atom.orderBook }
+          : { counterparty: liquidityPoolAddress(atom.liquidityPool.liquidityPoolId), ...atom.liquidityPool };
+    events.push(movementEvent(networkId, assetBought, takerAddress, counterparty, amountBought));
+    events.push(movementEvent(networkId, assetSold, counterparty, takerAddress, amountSold));
+  }
+  return events;
 }

@@ -10,7 +10,7 @@ import {
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { compareAssets, isIssuer } from './assets.ts';
 import { isAuthorizedToMaintainLiabilities, trustLineOf } from './ops/accounts.ts';
-import { INT64_MAX, bigDivideOrThrow } from './numeric.ts';
+import { INT64_MAX, bigDivideOrThrow } from './exchange/exchangeMath.ts';
 
 /** The only fee a pool may have (LIQUIDITY_POOL_FEE_V18), in basis points. */
 export const LIQUIDITY_POOL_FEE_V18 = 30;
@@ -69,7 +69,7 @@ export function newLiquidityPoolEntry(ledgerSeq: number, id: PoolId, params: Con
  */
 export function poolWithdrawalAmount(shares: bigint, totalShares: bigint, reserve: bigint): bigint {
   if (shares > totalShares) throw new Error('withdrawing more shares than the pool has issued');
-  return bigDivideOrThrow(shares, reserve, totalShares, 'down');
+  return bigDivideOrThrow(shares, reserve, totalShares, false);
 }
 
 // ---------------------------------------------------------------------------------------------

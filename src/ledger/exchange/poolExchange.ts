@@ -7,13 +7,13 @@
 // poolExchangeAmounts(reservesToPool, maxSendToPool, reservesFromPool, maxReceiveFromPool, feeBps, round)
 //   Pure. Returns { toPool, fromPool } or undefined when the pool refuses. The pool always trades
 //   as a unit (one hop, one exchange), with fee f = feeBps / 10000 taken from what is sent in:
-//   - 'strictSend': maxSendToPool is the exact amount sent (toPool = maxSendToPool) and
+//   - PATH_PAYMENT_STRICT_SEND: maxSendToPool is the exact amount sent (toPool = maxSendToPool) and
 //     maxReceiveFromPool must be INT64_MAX (no bound, as a strict-send hop has none).
 //       fromPool = floor((10000 - fee) * reservesFromPool * toPool
 //                        / (10000 * reservesToPool + (10000 - fee) * toPool))
 //     Refused when reservesToPool + toPool would exceed INT64_MAX, when the quotient does not fit
 //     int64, or when fromPool rounds down to 0.
-//   - 'strictReceive': maxReceiveFromPool is the exact amount taken out (fromPool =
+//   - PATH_PAYMENT_STRICT_RECEIVE: maxReceiveFromPool is the exact amount taken out (fromPool =
 //     maxReceiveFromPool) and maxSendToPool must be INT64_MAX.
 //       toPool = ceil(10000 * reservesToPool * fromPool
 //                     / ((reservesFromPool - fromPool) * (10000 - fee)))
@@ -23,27 +23,24 @@
 //   [0, 10000), non-positive reserves, a bounded side that must be INT64_MAX, or another rounding.
 //
 // exchangeWithPool(ltx, ledger, toPoolAsset, maxSendToPool, fromPoolAsset, maxReceiveFromPool, round, maxOffersToCross)
-//   Finds the pool of the two assets (fee 30) and, when it trades, moves its reserves in a child of
-//   `ltx` that it commits; returns { toPool, fromPool, poolId } then. Returns undefined, leaving `ltx`
-//   untouched, when: the protocol is before 18; `round` is 'normal' (offers never cross pools, only
-//   path payments use them); maxOffersToCross is 0 (the hop's trail is full); no pool exists; either
-//   reserve is not positive (a pool with share lines but no deposit); or poolExchangeAmounts refuses.
-//   The balances of the payer are the caller's business, as is the ClaimAtom (claimLiquidityAtom
-//   below builds it) and the CAP-67 events, both of which core records whether or not the pool won.
-//   For pricing without trading (core's maybeConvertWithOffers), call it on a LedgerTxn you roll back.
+//   Finds the pool of the two assets (fee 30, id from liquidityPools.poolIdForAssets) and, when it
+//   trades, moves its reserves in a child of `ltx` that it commits; returns { toPool, fromPool } then.
+//   Returns undefined, leaving `ltx` untouched, when: the protocol is before 18; `round` is NORMAL
+//   (offers never cross pools, only path payments use them); maxOffersToCross is 0 (the hop's trail
+//   is full); no pool exists; either reserve is not positive (a pool with share lines but no
+//   deposit); or poolExchangeAmounts refuses. The payer's balances, the ClaimLiquidityAtom and the
+//   CAP-67 events are the caller's (exchange/convert.ts). For pricing without trading (core's
+//   maybeConvertWithOffers), call it on a LedgerTxn you roll back.
 //
 // Not reproduced: the ledger-header flag DISABLE_LIQUIDITY_POOL_TRADING_FLAG (the standalone
 // network's header never sets it; LedgerContext does not carry header flags).
-import type { xdr } from '@stellar/stellar-sdk';
 import type { Asset } from '../../xdr/codec.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { LedgerContext } from '../ops/types.ts';
 import { assetEquals } from '../assets.ts';
-import { LIQUIDITY_POOL_FEE_V18, constantProductOf, loadLiquidityPool, poolIdForAssets, type PoolId } from '../liquidityPools.ts';
+import { LIQUIDITY_POOL_FEE_V18, constantProductOf, loadLiquidityPool, poolIdForAssets } from '../liquidityPools.ts';
 import { INT64_MAX, bigMultiply, hugeDivide } from '../numeric.ts';
-
-/** core's RoundingType: offers among themselves, or a path payment hop of either kind. */
-export type RoundingType = 'normal' | 'strictSend' | 'strictReceive';
+import { Rounding } from './exchangeMath.ts';
 
 export interface PoolExchange { toPool: bigint; fromPool: bigint }
 
@@ -51,45 +48,45 @@ const MAX_BPS = 10_000n;
 
 /** The amounts of one exchange with a pool holding the given reserves; see the module header. */
 export function poolExchangeAmounts(reservesToPool: bigint, maxSendToPool: bigint, reservesFromPool: bigint,
-  maxReceiveFromPool: bigint, feeBps: number, round: RoundingType): PoolExchange | undefined {
+  maxReceiveFromPool: bigint, feeBps: number, round: Rounding): PoolExchange | undefined {
   const fee = BigInt(feeBps);
   if (fee < 0n || fee >= MAX_BPS) throw new Error('liquidity pool fee out of range');
   if (reservesToPool <= 0n || reservesFromPool <= 0n) throw new Error('non-positive reserve in a pool exchange');
   const keep = MAX_BPS - fee; // the part of what is sent that counts towards the price
 
-  if (round === 'strictSend') {
+  if (round === Rounding.PATH_PAYMENT_STRICT_SEND) {
     if (maxReceiveFromPool !== INT64_MAX) throw new Error('strict send with a bounded receive');
     if (maxSendToPool > INT64_MAX - reservesToPool) return undefined;
     const toPool = maxSendToPool;
     // at most 2 * 10000 * INT64_MAX: within hugeDivide's divisor bound
     const denominator = bigMultiply(MAX_BPS, reservesToPool) + bigMultiply(keep, toPool);
-    const fromPool = hugeDivide(keep, bigMultiply(reservesFromPool, toPool), denominator, 'down');
+    const fromPool = hugeDivide(keep, bigMultiply(reservesFromPool, toPool), denominator, false);
     if (fromPool === undefined || fromPool === 0n) return undefined;
     // (keep * toPool) / denominator < 1, so this cannot exceed the reserve (core checks it anyway)
     if (fromPool > reservesFromPool) throw new Error('received more from a pool than it holds');
     return { toPool, fromPool };
   }
 
-  if (round === 'strictReceive') {
+  if (round === Rounding.PATH_PAYMENT_STRICT_RECEIVE) {
     if (maxSendToPool !== INT64_MAX) throw new Error('strict receive with a bounded send');
     const room = INT64_MAX - reservesToPool;
     if (maxReceiveFromPool >= reservesFromPool) return undefined;
     const fromPool = maxReceiveFromPool;
     const toPool = hugeDivide(MAX_BPS, bigMultiply(reservesToPool, fromPool),
-      bigMultiply(reservesFromPool - fromPool, keep), 'up');
+      bigMultiply(reservesFromPool - fromPool, keep), true);
     if (toPool === undefined || toPool > room) return undefined;
     return { toPool, fromPool };
   }
 
-  throw new Error(`no pool exchange with rounding '${round}'`);
+  throw new Error(`no pool exchange with rounding ${round}`);
 }
 
 /** Exchanges with the pool of the two assets inside `ltx`; see the module header. */
 export function exchangeWithPool(ltx: LedgerTxn, ledger: Pick<LedgerContext, 'protocolVersion'>, toPoolAsset: Asset,
-  maxSendToPool: bigint, fromPoolAsset: Asset, maxReceiveFromPool: bigint, round: RoundingType,
-  maxOffersToCross: number): (PoolExchange & { poolId: PoolId }) | undefined {
+  maxSendToPool: bigint, fromPoolAsset: Asset, maxReceiveFromPool: bigint, round: Rounding,
+  maxOffersToCross: number): PoolExchange | undefined {
   if (ledger.protocolVersion < 18) return undefined;
-  if (round === 'normal') return undefined;
+  if (round === Rounding.NORMAL) return undefined;
   if (maxOffersToCross === 0) return undefined;
 
   const poolId = poolIdForAssets(toPoolAsset, fromPoolAsset, LIQUIDITY_POOL_FEE_V18);
@@ -115,17 +112,6 @@ export function exchangeWithPool(ltx: LedgerTxn, ledger: Pick<LedgerContext, 'pr
   }
   inner.update(poolEntry);
   inner.commit();
-  return { ...amounts, poolId };
+  return amounts;
 }
 
-/**
- * The trail entry of an exchange with a pool (ClaimLiquidityAtom): the pool sold `fromPoolAsset`
- * and bought `toPoolAsset`. Core appends it even when the pool refused, with zero amounts.
- */
-export function claimLiquidityAtom(poolId: PoolId, fromPoolAsset: Asset, fromPool: bigint, toPoolAsset: Asset,
-  toPool: bigint): xdr.ClaimAtomWire {
-  return {
-    type: 2,
-    liquidityPool: { liquidityPoolId: poolId, assetSold: fromPoolAsset, amountSold: fromPool, assetBought: toPoolAsset, amountBought: toPool },
-  };
-}

@@ -7,9 +7,10 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { liquidityPoolAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { assetEquals } from '../assets.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, type ConstantProduct } from '../liquidityPools.ts';
-import { INT64_MAX, bigDivide, bigMultiply, bigSquareRoot } from '../numeric.ts';
-import { addTrustLineBalance, trustLineMaxReceive, trustLineOf } from './accounts.ts';
-import { loadHolding } from './holdings.ts';
+import { bigMultiply, bigSquareRoot } from '../numeric.ts';
+import { INT64_MAX, bigDivide } from '../exchange/exchangeMath.ts';
+import { addNativeBalance, lineAddBalance, lineAvailableBalance, lineIsAuthorized, loadCreditLine, saveLine, type CreditLine } from '../holdings.ts';
+import { accountOf, addTrustLineBalance, availableBalance, loadAccountOrThrow, trustLineMaxReceive, trustLineOf } from './accounts.ts';
 import { resultMaker } from './opResult.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 
@@ -42,13 +43,13 @@ function proportionalDeposit(cp: ConstantProduct, maxAmountA: bigint, maxAmountB
   // The shares each maximum would buy, rounded down; a side whose quotient overflows int64 does not
   // bind. Both cannot overflow: one reserve is at least the share total (core's argument), so its
   // quotient is at most its maximum.
-  const byA = bigDivide(cp.totalPoolShares, maxAmountA, cp.reserveA, 'down');
-  const byB = bigDivide(cp.totalPoolShares, maxAmountB, cp.reserveB, 'down');
+  const byA = bigDivide(cp.totalPoolShares, maxAmountA, cp.reserveA, false);
+  const byB = bigDivide(cp.totalPoolShares, maxAmountB, cp.reserveB, false);
   if (byA === undefined && byB === undefined) throw new Error('both pool share calculations overflowed');
   const shares = byA === undefined ? byB! : byB === undefined ? byA : byA < byB ? byA : byB;
   // What those shares cost of each reserve, rounded up (never more than the maximum given).
-  const amountA = bigDivide(shares, cp.reserveA, cp.totalPoolShares, 'up');
-  const amountB = bigDivide(shares, cp.reserveB, cp.totalPoolShares, 'up');
+  const amountA = bigDivide(shares, cp.reserveA, cp.totalPoolShares, true);
+  const amountB = bigDivide(shares, cp.reserveB, cp.totalPoolShares, true);
   if (amountA === undefined || amountB === undefined) throw new Error('pool deposit amount overflowed');
   return { amountA, amountB, shares };
 }
@@ -80,14 +81,17 @@ export const liquidityPoolDeposit: OpHandler<Body> = {
     const { assetA, assetB } = cp.params;
     if (assetEquals(assetA, assetB)) throw new Error('liquidity pool with identical assets');
 
-    // The constituent trustlines outlive the share line (their liquidityPoolUseCount keeps them).
-    const holdingA = loadHolding(ltx, ledger, ctx.source, assetA);
-    const holdingB = loadHolding(ltx, ledger, ctx.source, assetB);
-    if (!holdingA || !holdingB) throw new Error('pool-share trustline without its constituent trustlines');
-    if (!holdingA.isAuthorized() || !holdingB.isAuthorized()) return result(LIQUIDITY_POOL_DEPOSIT_NOT_AUTHORIZED);
+    // At most one constituent is native (they differ); the others are held through trustlines, which
+    // outlive the share line (their liquidityPoolUseCount keeps them), or are the source's own asset.
+    const account = assetA.type === 0 || assetB.type === 0 ? loadAccountOrThrow(ltx, ctx.source) : undefined;
+    const lineA = assetA.type === 0 ? undefined : loadCreditLine(ltx, ctx.source, assetA);
+    const lineB = assetB.type === 0 ? undefined : loadCreditLine(ltx, ctx.source, assetB);
+    if ((assetA.type !== 0 && !lineA) || (assetB.type !== 0 && !lineB)) throw new Error('pool-share trustline without its constituent trustlines');
+    if ((lineA && !lineIsAuthorized(lineA)) || (lineB && !lineIsAuthorized(lineB))) return result(LIQUIDITY_POOL_DEPOSIT_NOT_AUTHORIZED);
 
-    const availableA = holdingA.available();
-    const availableB = holdingB.available();
+    const available = (line: CreditLine | undefined): bigint => (line ? lineAvailableBalance(line) : availableBalance(ledger, accountOf(account!)));
+    const availableA = available(lineA);
+    const availableB = available(lineB);
     const shareRoom = trustLineMaxReceive(shareLine);
 
     let deposit: Deposit;
@@ -110,9 +114,16 @@ export const liquidityPoolDeposit: OpHandler<Body> = {
     // a zero share count prices as zero amounts, which BAD_PRICE has already refused
     if (amountA <= 0n || amountB <= 0n || shares <= 0n) throw new Error('pool deposit of a non-positive amount');
 
-    if (!holdingA.add(-amountA) || !holdingB.add(-amountB)) throw new Error('pool deposit: debit failed after the balance check');
-    holdingA.save();
-    holdingB.save();
+    const debit = (line: CreditLine | undefined, amount: bigint): void => {
+      if (!(line ? lineAddBalance(line, -amount) : addNativeBalance(ledger, account!, -amount))) {
+        throw new Error('pool deposit: debit failed after the balance check');
+      }
+    };
+    debit(lineA, amountA);
+    debit(lineB, amountB);
+    if (lineA) saveLine(ltx, lineA);
+    if (lineB) saveLine(ltx, lineB);
+    if (account) ltx.update(account);
     cp.reserveA += amountA;
     cp.reserveB += amountB;
     cp.totalPoolShares += shares;

@@ -5,8 +5,8 @@ import type { xdr } from '@stellar/stellar-sdk';
 import type { Asset } from '../../xdr/codec.ts';
 import { liquidityPoolAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, poolWithdrawalAmount } from '../liquidityPools.ts';
-import { addTrustLineBalance, trustLineAvailableBalance, trustLineOf } from './accounts.ts';
-import { loadHolding } from './holdings.ts';
+import { addNativeBalance, lineAddBalance, lineIsAuthorizedToMaintainLiabilities, loadCreditLine, saveLine } from '../holdings.ts';
+import { addTrustLineBalance, loadAccountOrThrow, trustLineAvailableBalance, trustLineOf } from './accounts.ts';
 import { resultMaker } from './opResult.ts';
 import type { OpContext, OpHandler, OpOutcome } from './types.ts';
 
@@ -25,11 +25,21 @@ const result = resultMaker<Code>(23, 'liquidityPoolWithdrawResult');
 /** Credits one side of the withdrawal to the source; the failure code, or null when it fits. */
 function receive(ctx: OpContext, asset: Asset, minAmount: bigint, amount: bigint): Code | null {
   if (amount < minAmount) return LIQUIDITY_POOL_WITHDRAW_UNDER_MINIMUM;
-  const holding = loadHolding(ctx.ltx, ctx.ledger, ctx.source, asset);
+  if (asset.type === 0) {
+    const account = loadAccountOrThrow(ctx.ltx, ctx.source);
+    if (!addNativeBalance(ctx.ledger, account, amount)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
+    ctx.ltx.update(account);
+    return null;
+  }
+  const line = loadCreditLine(ctx.ltx, ctx.source, asset);
   // the constituent trustlines outlive the share line (their liquidityPoolUseCount keeps them)
-  if (!holding) throw new Error('pool-share trustline without its constituent trustlines');
-  if (!holding.add(amount)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
-  holding.save();
+  if (!line) throw new Error('pool-share trustline without its constituent trustlines');
+  // A line not even authorized to maintain liabilities takes no balance. Core never meets one here,
+  // since revoking authorization redeems the holder's pool shares; this engine does not redeem them
+  // yet, so the withdrawal fails as the line being unable to receive.
+  if (amount !== 0n && !lineIsAuthorizedToMaintainLiabilities(line)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
+  if (!lineAddBalance(line, amount)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
+  saveLine(ctx.ltx, line);
   return null;
 }
 

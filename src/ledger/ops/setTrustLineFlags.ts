@@ -2,7 +2,7 @@
 // Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) would also pull the
 // holder's offers and redeem its pool shares in that asset into claimable balances (CAP-38); this
 // engine has no offers and does not redeem pool shares yet (a withdrawal into the revoked line then
-// fails as LINE_FULL, see ops/holdings.ts).
+// fails as LINE_FULL, see liquidityPoolWithdraw.ts).
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';

@@ -1,7 +1,7 @@
-// core's fixed-width helpers on BigInt, against independent references and their overflow edges.
+// core's 128-bit pool helpers on BigInt, against independent references and their overflow edges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { INT32_MAX, INT64_MAX, UINT64_MAX, UINT128_MAX, bigDivide, bigDivide128, bigDivideUnsigned128, bigSquareRoot, hugeDivide } from '../../../src/ledger/numeric.ts';
+import { INT32_MAX, INT64_MAX, UINT64_MAX, UINT128_MAX, bigDivideUnsigned128, bigSquareRoot, hugeDivide } from '../../../src/ledger/numeric.ts';
 
 /** A deterministic stream of BigInts below 2^bits (xorshift; no dependence on Math.random). */
 function randoms(seed: bigint) {
@@ -42,28 +42,13 @@ test('bigSquareRoot is floor(sqrt(a*b)) on edges and random uint64 pairs', () =>
   }
 });
 
-test('bigDivide rounds down or up and refuses quotients past INT64_MAX', () => {
-  assert.equal(bigDivide(7n, 3n, 2n, 'down'), 10n); // 21 / 2 = 10.5
-  assert.equal(bigDivide(7n, 3n, 2n, 'up'), 11n);
-  assert.equal(bigDivide(8n, 3n, 2n, 'up'), 12n, 'exact quotients do not round up');
-  assert.equal(bigDivide(INT64_MAX, INT64_MAX, INT64_MAX, 'up'), INT64_MAX);
-  assert.equal(bigDivide(INT64_MAX, 2n, 2n, 'down'), INT64_MAX);
-  assert.equal(bigDivide(INT64_MAX, 2n, 1n, 'down'), undefined);
-  assert.equal(bigDivide(INT64_MAX, 1n, 1n, 'up'), INT64_MAX);
-  // exact quotients stay put at the top of the range
-  assert.equal(bigDivide(INT64_MAX, 3n, 3n, 'up'), INT64_MAX);
-  assert.equal(bigDivide(INT64_MAX - 1n, 3n, 3n, 'up'), INT64_MAX - 1n);
-  assert.throws(() => bigDivide(-1n, 1n, 1n, 'down'));
-  assert.throws(() => bigDivide(1n, 1n, 0n, 'down'));
-});
-
 test('128-bit division: up-rounding that would wrap is refused, as core does', () => {
-  assert.equal(bigDivideUnsigned128(UINT128_MAX, 1n, 'up'), undefined, 'the quotient is past uint64');
-  assert.equal(bigDivideUnsigned128(UINT128_MAX, 2n, 'up'), undefined, 'UINT128_MAX + 1 would wrap');
-  assert.equal(bigDivideUnsigned128(UINT64_MAX * 3n, 3n, 'up'), UINT64_MAX);
-  assert.equal(bigDivide128(UINT64_MAX * 3n, 3n, 'up'), undefined, 'past INT64_MAX');
-  assert.equal(bigDivide128(INT64_MAX * 3n + 1n, 3n, 'down'), INT64_MAX);
-  assert.equal(bigDivide128(INT64_MAX * 3n + 1n, 3n, 'up'), undefined);
+  assert.equal(bigDivideUnsigned128(UINT128_MAX, 1n, true), undefined, 'the quotient is past uint64');
+  assert.equal(bigDivideUnsigned128(UINT128_MAX, 2n, true), undefined, 'UINT128_MAX + 1 would wrap');
+  assert.equal(bigDivideUnsigned128(UINT64_MAX * 3n, 3n, true), UINT64_MAX);
+  assert.equal(bigDivideUnsigned128(UINT64_MAX * 3n + 1n, 3n, false), UINT64_MAX);
+  assert.equal(bigDivideUnsigned128(UINT64_MAX * 3n + 1n, 3n, true), undefined);
+  assert.equal(bigDivideUnsigned128(7n, 2n, true), 4n);
 });
 
 test('hugeDivide is exactly floor/ceil(a*B/C), refusing quotients B/C past INT64_MAX and results past INT64_MAX', () => {
@@ -72,15 +57,15 @@ test('hugeDivide is exactly floor/ceil(a*B/C), refusing quotients B/C past INT64
     const a = rnd(14) % 10_001n;
     const c = 1n + (rnd(90) % (INT32_MAX * INT64_MAX));
     const b = rnd(1 + (i % 127));
-    for (const rounding of ['down', 'up'] as const) {
-      const exact = rounding === 'down' ? (a * b) / c : (a * b + c - 1n) / c;
+    for (const roundUp of [false, true]) {
+      const exact = roundUp ? (a * b + c - 1n) / c : (a * b) / c;
       const expected = b / c > INT64_MAX || exact > INT64_MAX ? undefined : exact;
-      assert.equal(hugeDivide(a, b, c, rounding), expected, `${a} * ${b} / ${c} ${rounding}`);
+      assert.equal(hugeDivide(a, b, c, roundUp), expected, `${a} * ${b} / ${c} ${roundUp ? 'up' : 'down'}`);
     }
   }
   // a zero multiplier does not rescue a quotient past INT64_MAX (core refuses first)
-  assert.equal(hugeDivide(0n, (INT64_MAX + 1n) * 5n, 5n, 'down'), undefined);
-  assert.equal(hugeDivide(1n, INT64_MAX * 5n, 5n, 'down'), INT64_MAX);
-  assert.throws(() => hugeDivide(1n, 1n, INT32_MAX * INT64_MAX + 1n, 'down'), /divisor/);
-  assert.throws(() => hugeDivide(INT32_MAX + 1n, 1n, 1n, 'down'));
+  assert.equal(hugeDivide(0n, (INT64_MAX + 1n) * 5n, 5n, false), undefined);
+  assert.equal(hugeDivide(1n, INT64_MAX * 5n, 5n, false), INT64_MAX);
+  assert.throws(() => hugeDivide(1n, 1n, INT32_MAX * INT64_MAX + 1n, false), /divisor/);
+  assert.throws(() => hugeDivide(INT32_MAX + 1n, 1n, 1n, false));
 });

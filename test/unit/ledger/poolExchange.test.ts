@@ -3,18 +3,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerTxn } from '../../../src/ledger/ledgerTxn.ts';
-import { claimLiquidityAtom, exchangeWithPool, poolExchangeAmounts } from '../../../src/ledger/exchange/poolExchange.ts';
+import { exchangeWithPool, poolExchangeAmounts } from '../../../src/ledger/exchange/poolExchange.ts';
+import { Rounding } from '../../../src/ledger/exchange/exchangeMath.ts';
 import { constantProductParams, liquidityPoolKey, poolIdForAssets } from '../../../src/ledger/liquidityPools.ts';
 import { MemoryState, accountId, credit } from '../ops/support.ts';
 import type { Asset, LedgerEntry } from '../../../src/xdr/codec.ts';
 
 const INT64_MAX = 0x7fff_ffff_ffff_ffffn;
 const FEE = 30;
+const SEND = Rounding.PATH_PAYMENT_STRICT_SEND;
+const RECEIVE = Rounding.PATH_PAYMENT_STRICT_RECEIVE;
 
 const strictSend = (reservesTo: bigint, send: bigint, reservesFrom: bigint) =>
-  poolExchangeAmounts(reservesTo, send, reservesFrom, INT64_MAX, FEE, 'strictSend');
+  poolExchangeAmounts(reservesTo, send, reservesFrom, INT64_MAX, FEE, SEND);
 const strictReceive = (reservesTo: bigint, receive: bigint, reservesFrom: bigint) =>
-  poolExchangeAmounts(reservesTo, INT64_MAX, reservesFrom, receive, FEE, 'strictReceive');
+  poolExchangeAmounts(reservesTo, INT64_MAX, reservesFrom, receive, FEE, RECEIVE);
 
 /**
  * The constant-product rule the amounts must satisfy, stated independently of core's formulas: with
@@ -105,12 +108,12 @@ test('amounts keep the product and are the best the pool allows (random reserves
 });
 
 test('caller errors throw: fee out of range, non-positive reserves, a bound where none belongs, normal rounding', () => {
-  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, INT64_MAX, 10_000, 'strictSend'), /fee/);
-  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, INT64_MAX, -1, 'strictSend'), /fee/);
-  assert.throws(() => poolExchangeAmounts(0n, 1n, 1n, INT64_MAX, FEE, 'strictSend'), /reserve/);
-  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, 5n, FEE, 'strictSend'), /bounded/);
-  assert.throws(() => poolExchangeAmounts(1n, 5n, 10n, 1n, FEE, 'strictReceive'), /bounded/);
-  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, 1n, FEE, 'normal'), /rounding/);
+  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, INT64_MAX, 10_000, SEND), /fee/);
+  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, INT64_MAX, -1, SEND), /fee/);
+  assert.throws(() => poolExchangeAmounts(0n, 1n, 1n, INT64_MAX, FEE, SEND), /reserve/);
+  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, 5n, FEE, SEND), /bounded/);
+  assert.throws(() => poolExchangeAmounts(1n, 5n, 10n, 1n, FEE, RECEIVE), /bounded/);
+  assert.throws(() => poolExchangeAmounts(1n, 1n, 1n, 1n, FEE, Rounding.NORMAL), /rounding/);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -142,12 +145,12 @@ test('exchangeWithPool moves the reserves in either direction and commits into t
   // EUR is asset A, USD asset B
   const state = new MemoryState([poolEntry(USD, EUR, 1000n, 1000n)]);
   const ltx = new LedgerTxn(state, 100).nest();
-  const sellEur = exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, 'strictSend', 1000);
-  assert.deepEqual(sellEur, { toPool: 100n, fromPool: 90n, poolId: poolIdForAssets(EUR, USD) });
+  const sellEur = exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, SEND, 1000);
+  assert.deepEqual(sellEur, { toPool: 100n, fromPool: 90n });
   assert.deepEqual(reservesIn(ltx, EUR, USD), [1100n, 910n]);
   // back the other way, strict receive: 90 EUR out of 1100 against 910 USD in reserve
   // ceil(10000 * 910 * 90 / ((1100 - 90) * 9970)) = ceil(819,000,000 / 10,069,700) = ceil(81.33) = 82
-  const buyEur = exchangeWithPool(ltx, p23, USD, INT64_MAX, EUR, 90n, 'strictReceive', 1000);
+  const buyEur = exchangeWithPool(ltx, p23, USD, INT64_MAX, EUR, 90n, RECEIVE, 1000);
   assert.deepEqual(buyEur && [buyEur.toPool, buyEur.fromPool], [82n, 90n]);
   assert.deepEqual(reservesIn(ltx, EUR, USD), [1010n, 992n]);
   assert.ok(ltx.modified(liquidityPoolKey(poolIdForAssets(EUR, USD))));
@@ -161,22 +164,16 @@ test('exchangeWithPool refuses (undefined, LedgerTxn untouched) where core does'
   const ltx = new LedgerTxn(state, 100).nest();
   const key = liquidityPoolKey(poolIdForAssets(EUR, USD));
   const refused = [
-    exchangeWithPool(ltx, { protocolVersion: 17 }, EUR, 100n, USD, INT64_MAX, 'strictSend', 1000),
-    exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, 'normal', 1000),
-    exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, 'strictSend', 0),
-    exchangeWithPool(ltx, p23, EUR, 1n, USD, INT64_MAX, 'strictSend', 1000), // rounds to nothing
-    exchangeWithPool(ltx, p23, USD, INT64_MAX, EUR, 1000n, 'strictReceive', 1000), // the whole reserve
-    exchangeWithPool(ltx, p23, { type: 0 }, 100n, EUR, INT64_MAX, 'strictSend', 1000), // a pool nobody deposited into
-    exchangeWithPool(ltx, p23, { type: 0 }, 100n, USD, INT64_MAX, 'strictSend', 1000), // no such pool
+    exchangeWithPool(ltx, { protocolVersion: 17 }, EUR, 100n, USD, INT64_MAX, SEND, 1000),
+    exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, Rounding.NORMAL, 1000),
+    exchangeWithPool(ltx, p23, EUR, 100n, USD, INT64_MAX, SEND, 0),
+    exchangeWithPool(ltx, p23, EUR, 1n, USD, INT64_MAX, SEND, 1000), // rounds to nothing
+    exchangeWithPool(ltx, p23, USD, INT64_MAX, EUR, 1000n, RECEIVE, 1000), // the whole reserve
+    exchangeWithPool(ltx, p23, { type: 0 }, 100n, EUR, INT64_MAX, SEND, 1000), // a pool nobody deposited into
+    exchangeWithPool(ltx, p23, { type: 0 }, 100n, USD, INT64_MAX, SEND, 1000), // no such pool
   ];
   assert.deepEqual(refused, refused.map(() => undefined));
   assert.equal(ltx.modified(key), false);
   assert.deepEqual(reservesIn(ltx, EUR, USD), [1000n, 1000n]);
 });
 
-test('claimLiquidityAtom records what the pool sold and bought', () => {
-  const id = poolIdForAssets(EUR, USD);
-  assert.deepEqual(claimLiquidityAtom(id, USD, 90n, EUR, 100n), {
-    type: 2, liquidityPool: { liquidityPoolId: id, assetSold: USD, amountSold: 90n, assetBought: EUR, amountBought: 100n },
-  });
-});

@@ -4,7 +4,7 @@
 // last), and the withdrawal arithmetic.
 import { xdr } from '@stellar/stellar-sdk';
 import {
-  sha256, trustLineKey,
+  encodeLedgerKey, sha256, trustLineKey,
   type AccountId, type Asset, type LedgerEntry, type LedgerKey, type TrustLineEntry,
 } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
@@ -39,6 +39,15 @@ export const liquidityPoolKey = (id: PoolId): LedgerKey => ({ type: 5, liquidity
 
 export const poolShareTrustLineKey = (owner: AccountId, id: PoolId): LedgerKey =>
   trustLineKey(owner, { type: 3, liquidityPoolId: id });
+
+/**
+ * The LedgerKey XDR every pool-share trustline key of `owner` starts with (type, account, asset
+ * type), for reading them from storage as one key range.
+ */
+export function poolShareTrustLineKeyPrefix(owner: AccountId): Uint8Array {
+  const key = encodeLedgerKey(poolShareTrustLineKey(owner, new Uint8Array(32)));
+  return key.subarray(0, key.length - 32);
+}
 
 export const loadLiquidityPool = (ltx: LedgerTxn, id: PoolId): LedgerEntry | undefined => ltx.load(liquidityPoolKey(id));
 

@@ -35,8 +35,8 @@ function receive(ctx: OpContext, asset: Asset, minAmount: bigint, amount: bigint
   // the constituent trustlines outlive the share line (their liquidityPoolUseCount keeps them)
   if (!line) throw new Error('pool-share trustline without its constituent trustlines');
   // A line not even authorized to maintain liabilities takes no balance. Core never meets one here,
-  // since revoking authorization redeems the holder's pool shares; this engine does not redeem them
-  // yet, so the withdrawal fails as the line being unable to receive.
+  // since revoking authorization redeems the holder's pool shares; a state from before this engine
+  // redeemed them could hold one, and the withdrawal then fails as the line being unable to receive.
   if (amount !== 0n && !lineIsAuthorizedToMaintainLiabilities(line)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
   if (!lineAddBalance(line, amount)) return LIQUIDITY_POOL_WITHDRAW_LINE_FULL;
   saveLine(ctx.ltx, line);

@@ -8,7 +8,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { rootKeypair, standaloneOnFreshStore } from './standaloneSupport.ts';
 
-it('trust, deposit and withdraw a native/USD pool through closed ledgers', async () => {
+it('trust, deposit and withdraw a native/USD pool through closed ledgers; revoking USD redeems the rest', async () => {
   const { store, net, seq, submit } = standaloneOnFreshStore();
   const root = rootKeypair();
   const issuer = Keypair.random();
@@ -38,6 +38,7 @@ it('trust, deposit and withdraw a native/USD pool through closed ledgers', async
     Operation.createAccount({ destination: alice.publicKey(), startingBalance: '100' }),
   ]);
   await run(alice, [alice, issuer], [
+    Operation.setOptions({ source: issuer.publicKey(), setFlags: 2 /* AUTH_REVOCABLE */ }),
     Operation.changeTrust({ asset: USD }),
     Operation.payment({ source: issuer.publicKey(), destination: alice.publicKey(), asset: USD, amount: '1000' }),
     Operation.changeTrust({ asset: poolAsset }),
@@ -68,6 +69,18 @@ it('trust, deposit and withdraw a native/USD pool through closed ledgers', async
   assert.ok(data.type === 5);
   const cp = data.liquidityPool.body.constantProduct;
   assert.deepEqual([cp.reserveA, cp.reserveB, cp.totalPoolShares, cp.poolSharesTrustLineCount], [300_000_000n, 75_000_000n, 150_000_000n, 1n]);
+
+  // the share line is in storage now; revoking alice's USD finds it there and redeems all 150,000,000
+  // shares (30 XLM and 7.5 USD) into two claimable balances, taking the pool with its last line
+  await run(issuer, [issuer], [Operation.setTrustLineFlags({ trustor: alice.publicKey(), asset: USD, flags: { authorized: false } })]);
+  assert.equal(store.entry(poolKey), undefined);
+  const shareKey = xdr.LedgerKey.schema.encode({ type: 1, trustLine: { accountId: { type: 0, ed25519: alice.rawPublicKey() }, asset: { type: 3, liquidityPoolId: Buffer.from(poolIdHex, 'hex') } } });
+  assert.equal(store.entry(shareKey), undefined);
+  const balances = [...store.entriesOfTypes(4, 4)].map((e) => xdr.LedgerEntry.schema.decode(e.entry).data).map((d) => {
+    assert.ok(d.type === 4);
+    return [d.claimableBalance.asset.type, d.claimableBalance.amount];
+  });
+  assert.deepEqual(balances.sort((a, b) => Number(a[0]) - Number(b[0])), [[0, 300_000_000n], [1, 75_000_000n]]);
   await net.stop();
   store.close();
 });

@@ -487,7 +487,7 @@ test('withdraw into native respects the account; an issuer withdrawing its own a
   ]);
 });
 
-test('withdraw into a fully deauthorized line is LINE_FULL (core would have redeemed the shares on revocation)', () => {
+test('withdraw into a fully deauthorized line (a state from before revocation redeemed shares) is LINE_FULL, not a crash', () => {
   const state = twoHolderPool();
   edit(state, state.get({ type: 1, trustLine: { accountId: bob, asset: USD as xdr.TrustLineAssetWire } }), (e) => { if (e.data.type === 1) e.data.trustLine.flags = 0; });
   assert.equal(innerCode(runOp(state, withdraw(EUR_USD_ID, 12n), bob).outcome), -4);

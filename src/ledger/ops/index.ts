@@ -9,18 +9,21 @@
 //    8 ACCOUNT_MERGE         accountMerge.ts
 //   10 MANAGE_DATA           manageData.ts
 //   11 BUMP_SEQUENCE         bumpSequence.ts
+//   16 BEGIN_SPONSORING_FUTURE_RESERVES  beginSponsoringFutureReserves.ts
+//   17 END_SPONSORING_FUTURE_RESERVES    endSponsoringFutureReserves.ts
+//   18 REVOKE_SPONSORSHIP    revokeSponsorship.ts  (entries and signers)
 //   21 SET_TRUST_LINE_FLAGS  setTrustLineFlags.ts
 //   24 INVOKE_HOST_FUNCTION  invokeHostFunction.ts  (the Soroban host, through the native addon)
 //   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
 //   26 RESTORE_FOOTPRINT     restoreFootprint.ts
 //
 // Not handled here (the applier answers opNOT_SUPPORTED): path payments (2, 13), offers (3, 4, 12),
-// inflation (9), claimable balances (14, 15, 20), sponsorship (16, 17, 18), clawback (19), liquidity
-// pools (22, 23).
+// inflation (9), claimable balances (14, 15, 20), clawback (19), liquidity pools (22, 23).
 //
-// Since offers, liquidity pools and sponsorship operations are absent, no liabilities, pool shares or
-// new sponsorships can arise; the handlers still honour liabilities and sponsorship counters that
-// existing entries carry.
+// Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
+// its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
+// while a sponsorship is open. Since offers and liquidity pools are absent, no liabilities or pool
+// shares can arise; the handlers still honour liabilities that existing entries carry.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -32,6 +35,9 @@ import { allowTrust } from './allowTrust.ts';
 import { accountMerge } from './accountMerge.ts';
 import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
+import { beginSponsoringFutureReserves } from './beginSponsoringFutureReserves.ts';
+import { endSponsoringFutureReserves } from './endSponsoringFutureReserves.ts';
+import { revokeSponsorship } from './revokeSponsorship.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
@@ -71,6 +77,9 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [8, accountMerge, 'accountMergeResult'],
   [10, manageData, 'manageDataResult'],
   [11, bumpSequence, 'bumpSeqResult'],
+  [16, beginSponsoringFutureReserves, 'beginSponsoringFutureReservesResult'],
+  [17, endSponsoringFutureReserves, 'endSponsoringFutureReservesResult'],
+  [18, revokeSponsorship, 'revokeSponsorshipResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],

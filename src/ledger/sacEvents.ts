@@ -159,3 +159,24 @@ export function feeEvent(networkId: Uint8Array, account: AccountId, amount: bigi
     [symVal('fee'), addressVal(accountAddress(account))],
     i128Val(amount));
 }
+
+export const liquidityPoolAddress = (poolId: Uint8Array): ScAddress => ({ type: 4, liquidityPoolId: poolId });
+
+/**
+ * The movements of a trade, two per claim atom in the order they were crossed: what the taker paid
+ * the offer's seller (or the pool), then what it received back. Trades carry no memo or mux id
+ * (core's eventsForClaimAtoms).
+ */
+export function claimAtomEvents(networkId: Uint8Array, taker: MuxedAccount, atoms: readonly xdr.ClaimAtomWire[]): ContractEvent[] {
+  const takerAddress = muxedAccountAddress(taker);
+  const events: ContractEvent[] = [];
+  for (const atom of atoms) {
+    const { counterparty, assetBought, amountBought, assetSold, amountSold } =
+      atom.type === 0 ? { counterparty: accountAddress({ type: 0, ed25519: atom.v0.sellerEd25519 }), ...atom.v0 }
+        : atom.type === 1 ? { counterparty: accountAddress(atom.orderBook.sellerId), ...atom.orderBook }
+          : { counterparty: liquidityPoolAddress(atom.liquidityPool.liquidityPoolId), ...atom.liquidityPool };
+    events.push(movementEvent(networkId, assetBought, takerAddress, counterparty, amountBought));
+    events.push(movementEvent(networkId, assetSold, counterparty, takerAddress, amountSold));
+  }
+  return events;
+}

@@ -3,12 +3,17 @@
 // Supported (each handler receives the whole OperationBody, `op.body`):
 //    0 CREATE_ACCOUNT        createAccount.ts
 //    1 PAYMENT               payment.ts        (native and credit assets)
+//    2 PATH_PAYMENT_STRICT_RECEIVE  pathPaymentStrictReceive.ts  (shared: pathPayment.ts, exchange/)
+//    3 MANAGE_SELL_OFFER     manageSellOffer.ts       (shared: manageOffer.ts, exchange/)
+//    4 CREATE_PASSIVE_SELL_OFFER    createPassiveSellOffer.ts
 //    5 SET_OPTIONS           setOptions.ts
 //    6 CHANGE_TRUST          changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
 //    7 ALLOW_TRUST           allowTrust.ts
 //    8 ACCOUNT_MERGE         accountMerge.ts
 //   10 MANAGE_DATA           manageData.ts
 //   11 BUMP_SEQUENCE         bumpSequence.ts
+//   12 MANAGE_BUY_OFFER      manageBuyOffer.ts
+//   13 PATH_PAYMENT_STRICT_SEND    pathPaymentStrictSend.ts
 //   16 BEGIN_SPONSORING_FUTURE_RESERVES  beginSponsoringFutureReserves.ts
 //   17 END_SPONSORING_FUTURE_RESERVES    endSponsoringFutureReserves.ts
 //   18 REVOKE_SPONSORSHIP    revokeSponsorship.ts  (entries and signers)
@@ -17,13 +22,12 @@
 //   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
 //   26 RESTORE_FOOTPRINT     restoreFootprint.ts
 //
-// Not handled here (the applier answers opNOT_SUPPORTED): path payments (2, 13), offers (3, 4, 12),
-// inflation (9), claimable balances (14, 15, 20), clawback (19), liquidity pools (22, 23).
+// Not handled here (the applier answers opNOT_SUPPORTED): inflation (9), claimable balances (14, 15,
+// 20), clawback (19), liquidity pools (22, 23).
 //
 // Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
 // its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
-// while a sponsorship is open. Since offers and liquidity pools are absent, no liabilities or pool
-// shares can arise; the handlers still honour liabilities that existing entries carry.
+// while a sponsorship is open.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -42,6 +46,11 @@ import { setTrustLineFlags } from './setTrustLineFlags.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
 import { restoreFootprint } from './restoreFootprint.ts';
+import { pathPaymentStrictReceive } from './pathPaymentStrictReceive.ts';
+import { pathPaymentStrictSend } from './pathPaymentStrictSend.ts';
+import { manageSellOffer } from './manageSellOffer.ts';
+import { manageBuyOffer } from './manageBuyOffer.ts';
+import { createPassiveSellOffer } from './createPassiveSellOffer.ts';
 
 const OP_NO_ACCOUNT = -2;
 
@@ -71,12 +80,17 @@ function asApplied<B extends xdr.OperationBodyWire>(h: OpHandler<B>, arm: string
 const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultArm: string]> = [
   [0, createAccount, 'createAccountResult'],
   [1, payment, 'paymentResult'],
+  [2, pathPaymentStrictReceive, 'pathPaymentStrictReceiveResult'],
+  [3, manageSellOffer, 'manageSellOfferResult'],
+  [4, createPassiveSellOffer, 'createPassiveSellOfferResult'],
   [5, setOptions, 'setOptionsResult'],
   [6, changeTrust, 'changeTrustResult'],
   [7, allowTrust, 'allowTrustResult'],
   [8, accountMerge, 'accountMergeResult'],
   [10, manageData, 'manageDataResult'],
   [11, bumpSequence, 'bumpSeqResult'],
+  [12, manageBuyOffer, 'manageBuyOfferResult'],
+  [13, pathPaymentStrictSend, 'pathPaymentStrictSendResult'],
   [16, beginSponsoringFutureReserves, 'beginSponsoringFutureReservesResult'],
   [17, endSponsoringFutureReserves, 'endSponsoringFutureReservesResult'],
   [18, revokeSponsorship, 'revokeSponsorshipResult'],
@@ -91,12 +105,22 @@ export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<an
 
 const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
 
+const ZERO_ACCOUNT = { type: 0, ed25519: new Uint8Array(32) };
+const ZERO_OFFER = { sellerId: ZERO_ACCOUNT, offerId: 0n, selling: { type: 0 }, buying: { type: 0 }, amount: 0n, price: { n: 0, d: 0 }, flags: 0, ext: { v: 0 } };
+
 /**
  * The result an operation that passed validation carries when its transaction is refused as
  * txFAILED for another operation: core leaves it at its type's success value.
  */
 export function validResultOf(opType: number): xdr.OperationResultTrWire {
   if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
+  // core's default success values: an empty trade and zeroed entries
+  if (opType === 3 || opType === 4 || opType === 12) {
+    return { type: opType, [resultArms.get(opType)!]: { code: 0, success: { offersClaimed: [], offer: { effect: 0, offer: ZERO_OFFER } } } } as unknown as xdr.OperationResultTrWire;
+  }
+  if (opType === 2 || opType === 13) {
+    return { type: opType, [resultArms.get(opType)!]: { code: 0, success: { offers: [], last: { destination: ZERO_ACCOUNT, asset: { type: 0 }, amount: 0n } } } } as unknown as xdr.OperationResultTrWire;
+  }
   if (opType === 24) return { type: 24, invokeHostFunctionResult: { code: 0, success: new Uint8Array(32) } };
   const arm = resultArms.get(opType);
   if (!arm) throw new Error(`no result arm for operation type ${opType}`);

@@ -55,7 +55,7 @@ export class TestLedger {
     let next = steps.next();
     while (!next.done) next = steps.next();
     const closed = next.value;
-    const root = new LedgerTxn(this.state, closed.header.ledgerSeq);
+    const root = new LedgerTxn(this.state, closed.header.ledgerSeq, { idPool: closed.header.idPool });
     for (const p of closed.meta.v2.txProcessing) {
       const m = p.txApplyProcessing;
       if (m.v !== 4) throw new Error('expected TransactionMeta V4');

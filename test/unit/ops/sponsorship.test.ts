@@ -5,14 +5,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { xdr } from '@stellar/stellar-sdk';
-import { accountKey } from '../../../src/xdr/codec.ts';
+import { accountKey, type Asset, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';
 import { UINT32_MAX } from '../../../src/ledger/ops/accounts.ts';
-import { BASE_RESERVE, MemoryState, XLM, accountEntry, credit, runOp, innerCode } from './support.ts';
+import { BASE_RESERVE, MemoryState, XLM, accountEntry, credit, runOp, innerCode, trustLineEntry } from './support.ts';
 import { FEE_PER_OP, TestLedger, idOf } from './closeSupport.ts';
 import {
   begin, changeTrust, countersOf, createAccount, dataKeyOf, ed25519Signer, end, hexOf, manageData, merge, opCodes,
-  setSigner, sponsorOfEntry, trustKeyOf,
+  revokeEntry, setSigner, sponsorOfEntry, trustKeyOf,
 } from './sponsorshipSupport.ts';
+
+const NATIVE: Asset = { type: 0 };
 
 const R = BigInt(BASE_RESERVE);
 const fees = (ops: number): bigint => BigInt(FEE_PER_OP * ops);
@@ -163,6 +165,45 @@ describe('sponsored sub-entries and signers', () => {
     const state = new MemoryState([accountEntry(idOf(a), 100n * XLM), accountEntry(idOf(b), 10_000n * XLM, { numSubEntries: 1000 })]);
     const { result } = new TestLedger(state).run(a, [{ body: begin(b) }, { body: manageData('k', 'v'), source: b }, { body: end(), source: b }], [a, b]);
     assert.deepEqual(opCodes(result), [0, 'opTOO_MANY_SUBENTRIES', 0]);
+  });
+});
+
+describe('sponsored offers', () => {
+  const sell = (selling: Asset, buying: Asset, amount: bigint): xdr.OperationBodyWire =>
+    ({ type: 3, manageSellOfferOp: { selling, buying, amount, price: { n: 1, d: 1 }, offerId: 0n } });
+
+  /** B's offer selling 10 USD for lumens, its reserve paid by A. */
+  function sponsoredOffer() {
+    const [a, b, c, issuer] = [Keypair.random(), Keypair.random(), Keypair.random(), Keypair.random()];
+    const usd = credit('USD', idOf(issuer));
+    const state = new MemoryState([
+      accountEntry(idOf(a), 100n * XLM), accountEntry(idOf(issuer), 100n * XLM),
+      accountEntry(idOf(b), 100n * XLM, { numSubEntries: 1 }), trustLineEntry(idOf(b), usd, 100n * XLM, 1000n * XLM, 1),
+      accountEntry(idOf(c), 100n * XLM, { numSubEntries: 1 }), trustLineEntry(idOf(c), usd, 0n, 1000n * XLM, 1),
+    ]);
+    const ledger = new TestLedger(state);
+    const { result } = ledger.run(a, [{ body: begin(b) }, { body: sell(usd, NATIVE, 10n * XLM), source: b }, { body: end(), source: b }], [a, b]);
+    assert.deepEqual(opCodes(result), [0, 0, 0]);
+    const [offer] = state.offers(usd, NATIVE).map((e) => (e.data as Extract<LedgerEntry['data'], { type: 2 }>).offer);
+    const key: LedgerKey = { type: 2, offer: { sellerId: idOf(b), offerId: offer.offerId } };
+    assert.equal(sponsorOfEntry(state, key), hexOf(a));
+    assert.deepEqual([countersOf(state, a).numSponsoring, countersOf(state, b).numSponsored, countersOf(state, b).numSubEntries], [1, 1, 2]);
+    return { a, b, c, usd, state, ledger, key };
+  }
+
+  it('the sponsor of an offer can hand its reserve back to the seller', () => {
+    const { a, b, state, key } = sponsoredOffer();
+    assert.equal(innerCode(runOp(state, revokeEntry(key), idOf(a)).outcome), 0);
+    assert.equal(sponsorOfEntry(state, key), null);
+    assert.deepEqual([countersOf(state, a).numSponsoring, countersOf(state, b).numSponsored, countersOf(state, b).numSubEntries], [0, 0, 2]);
+  });
+
+  it('an offer taken in full releases its sponsor\'s reserve', () => {
+    const { a, b, c, usd, state, ledger, key } = sponsoredOffer();
+    const { result } = ledger.run(c, [{ body: sell(NATIVE, usd, 10n * XLM) }]);
+    assert.deepEqual(opCodes(result), [0]);
+    assert.equal(state.get(key), undefined);
+    assert.deepEqual([countersOf(state, a).numSponsoring, countersOf(state, b).numSponsored, countersOf(state, b).numSubEntries], [0, 0, 1]);
   });
 });
 

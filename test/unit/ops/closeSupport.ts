@@ -49,6 +49,18 @@ export class TestLedger {
     return frameOf(envelope, NETWORK_ID);
   }
 
+  /** `inner` wrapped in a fee bump paid and signed by `feeSource`. */
+  feeBump(inner: TransactionFrame, feeSource: Keypair): TransactionFrame {
+    if (inner.envelope.type !== 2) throw new Error('a V1 envelope expected');
+    const envelope: xdr.TransactionEnvelopeWire = {
+      type: 5,
+      feeBump: { tx: { feeSource: muxedOf(feeSource), fee: BigInt(FEE_PER_OP * (inner.tx.operations.length + 1)), innerTx: inner.envelope, ext: { v: 0 } }, signatures: [] },
+    };
+    const hash = transactionHash(NETWORK_ID, envelope);
+    envelope.feeBump.signatures = [{ hint: new Uint8Array(feeSource.signatureHint()), signature: new Uint8Array(feeSource.sign(Buffer.from(hash))) }];
+    return frameOf(envelope, NETWORK_ID);
+  }
+
   /** Closes a ledger holding `frames` and stores what it changed. */
   close(frames: TransactionFrame[]): ClosedLedger {
     const steps = closeLedgerSteps(this.prev, frames, this.state, { closeTime: this.prev.header.scpValue.closeTime + 5n, networkId: NETWORK_ID });

@@ -273,6 +273,20 @@ describe('txBAD_SPONSORSHIP', () => {
     assert.equal(countersOf(state, b).numSponsored, 0);
   });
 
+  it('inside a fee bump: txFEE_BUMP_INNER_FAILED around txBAD_SPONSORSHIP', () => {
+    const [a, b, payer] = [Keypair.random(), Keypair.random(), Keypair.random()];
+    const state = new MemoryState([accountEntry(idOf(a), 100n * XLM), accountEntry(idOf(b), 10n * XLM), accountEntry(idOf(payer), 10n * XLM)]);
+    const ledger = new TestLedger(state);
+    const inner = ledger.tx(a, [{ body: begin(b) }, { body: manageData('k', 'v'), source: b }], [a, b]);
+    const closed = ledger.close([ledger.feeBump(inner, payer)]);
+    const { result } = closed.meta.v2.txProcessing[0].result;
+    assert.equal(result.result.code, -13);
+    if (result.result.code !== -13) return;
+    assert.deepEqual(result.result.innerResultPair.result.result, { code: -14 });
+    assert.equal(state.data(idOf(b), 'k'), undefined);
+    assert.equal(countersOf(state, payer).balance, 10n * XLM - fees(3));
+  });
+
   it('an operation failing first makes it txFAILED; a sponsorship ended in time does not count', () => {
     const [a, b] = [Keypair.random(), Keypair.random()];
     const state = new MemoryState([accountEntry(idOf(a), 100n * XLM), accountEntry(idOf(b), 10n * XLM)]);

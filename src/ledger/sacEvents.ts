@@ -60,6 +60,9 @@ export function muxedAccountAddress(m: MuxedAccount): ScAddress {
     : { type: 2, muxedAccount: { id: m.med25519.id, ed25519: m.med25519.ed25519 } };
 }
 
+/** A claimable balance as an ScAddress (CAP-67): where created balances go and claimed ones come from. */
+export const claimableBalanceAddress = (balanceId: xdr.ClaimableBalanceIdWire): ScAddress => ({ type: 3, claimableBalanceId: balanceId });
+
 /** The address as it appears in topics: a muxed account collapses to its plain account. */
 export function withoutMuxInfo(a: ScAddress): ScAddress {
   return a.type === 2 ? { type: 0, accountId: { type: 0, ed25519: a.muxedAccount.ed25519 } } : a;

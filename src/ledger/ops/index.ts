@@ -1,29 +1,37 @@
 // Registry of the classic operations the standalone ledger engine applies, keyed by OperationType.
 //
 // Supported (each handler receives the whole OperationBody, `op.body`):
-//    0 CREATE_ACCOUNT        createAccount.ts
-//    1 PAYMENT               payment.ts        (native and credit assets)
-//    2 PATH_PAYMENT_STRICT_RECEIVE  pathPaymentStrictReceive.ts  (shared: pathPayment.ts, exchange/)
-//    3 MANAGE_SELL_OFFER     manageSellOffer.ts       (shared: manageOffer.ts, exchange/)
-//    4 CREATE_PASSIVE_SELL_OFFER    createPassiveSellOffer.ts
-//    5 SET_OPTIONS           setOptions.ts
-//    6 CHANGE_TRUST          changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
-//    7 ALLOW_TRUST           allowTrust.ts
-//    8 ACCOUNT_MERGE         accountMerge.ts
-//   10 MANAGE_DATA           manageData.ts
-//   11 BUMP_SEQUENCE         bumpSequence.ts
-//   12 MANAGE_BUY_OFFER      manageBuyOffer.ts
-//   13 PATH_PAYMENT_STRICT_SEND    pathPaymentStrictSend.ts
+//    0 CREATE_ACCOUNT                createAccount.ts
+//    1 PAYMENT                       payment.ts        (native and credit assets)
+//    2 PATH_PAYMENT_STRICT_RECEIVE   pathPaymentStrictReceive.ts  (shared: pathPayment.ts, ../exchange/)
+//    3 MANAGE_SELL_OFFER             manageSellOffer.ts           (shared: manageOffer.ts, ../exchange/)
+//    4 CREATE_PASSIVE_SELL_OFFER     createPassiveSellOffer.ts
+//    5 SET_OPTIONS                   setOptions.ts
+//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
+//    7 ALLOW_TRUST                   allowTrust.ts
+//    8 ACCOUNT_MERGE                 accountMerge.ts
+//   10 MANAGE_DATA                   manageData.ts
+//   11 BUMP_SEQUENCE                 bumpSequence.ts
+//   12 MANAGE_BUY_OFFER              manageBuyOffer.ts
+//   13 PATH_PAYMENT_STRICT_SEND      pathPaymentStrictSend.ts
+//   14 CREATE_CLAIMABLE_BALANCE      createClaimableBalance.ts
+//   15 CLAIM_CLAIMABLE_BALANCE       claimClaimableBalance.ts
 //   16 BEGIN_SPONSORING_FUTURE_RESERVES  beginSponsoringFutureReserves.ts
 //   17 END_SPONSORING_FUTURE_RESERVES    endSponsoringFutureReserves.ts
-//   18 REVOKE_SPONSORSHIP    revokeSponsorship.ts  (entries and signers)
-//   21 SET_TRUST_LINE_FLAGS  setTrustLineFlags.ts
-//   24 INVOKE_HOST_FUNCTION  invokeHostFunction.ts  (the Soroban host, through the native addon)
-//   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
-//   26 RESTORE_FOOTPRINT     restoreFootprint.ts
+//   18 REVOKE_SPONSORSHIP            revokeSponsorship.ts  (entries and signers)
+//   19 CLAWBACK                      clawback.ts
+//   20 CLAWBACK_CLAIMABLE_BALANCE    clawbackClaimableBalance.ts
+//   21 SET_TRUST_LINE_FLAGS          setTrustLineFlags.ts
+//   24 INVOKE_HOST_FUNCTION          invokeHostFunction.ts  (the Soroban host, through the native addon)
+//   25 EXTEND_FOOTPRINT_TTL          extendFootprintTtl.ts
+//   26 RESTORE_FOOTPRINT             restoreFootprint.ts
 //
-// Not handled here (the applier answers opNOT_SUPPORTED): inflation (9), claimable balances (14, 15,
-// 20), clawback (19), liquidity pools (22, 23).
+// Retired (`retiredOperationTypes`): 9 INFLATION, which core supports only before protocol 12. Like
+// every type without a handler it is answered opNOT_SUPPORTED, and that is core's answer too: core
+// asks isOpSupported before it looks at the operation's source account or signatures, and validation
+// asks for a handler first.
+//
+// Not handled here yet (the applier answers opNOT_SUPPORTED): liquidity pools (22, 23).
 //
 // Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
 // its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
@@ -51,6 +59,11 @@ import { pathPaymentStrictSend } from './pathPaymentStrictSend.ts';
 import { manageSellOffer } from './manageSellOffer.ts';
 import { manageBuyOffer } from './manageBuyOffer.ts';
 import { createPassiveSellOffer } from './createPassiveSellOffer.ts';
+import { createClaimableBalance } from './createClaimableBalance.ts';
+import { claimClaimableBalance } from './claimClaimableBalance.ts';
+import { clawback } from './clawback.ts';
+import { clawbackClaimableBalance } from './clawbackClaimableBalance.ts';
+import { zeroClaimableBalanceId } from '../claimableBalances.ts';
 
 const OP_NO_ACCOUNT = -2;
 
@@ -91,9 +104,13 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [11, bumpSequence, 'bumpSeqResult'],
   [12, manageBuyOffer, 'manageBuyOfferResult'],
   [13, pathPaymentStrictSend, 'pathPaymentStrictSendResult'],
+  [14, createClaimableBalance, 'createClaimableBalanceResult'],
+  [15, claimClaimableBalance, 'claimClaimableBalanceResult'],
   [16, beginSponsoringFutureReserves, 'beginSponsoringFutureReservesResult'],
   [17, endSponsoringFutureReserves, 'endSponsoringFutureReservesResult'],
   [18, revokeSponsorship, 'revokeSponsorshipResult'],
+  [19, clawback, 'clawbackResult'],
+  [20, clawbackClaimableBalance, 'clawbackClaimableBalanceResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],
@@ -102,6 +119,18 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
 
 export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> =
   Object.fromEntries(registered.map(([type, h, arm]) => [type, asApplied(h, arm)]));
+
+/**
+ * Operation types core no longer supports at the protocols this engine runs, with the protocol that
+ * retired them. They deliberately have no handler (see the header).
+ */
+export const retiredOperationTypes: ReadonlyMap<number, { name: string; supportedBefore: number }> = new Map([
+  [9, { name: 'INFLATION', supportedBefore: 12 }],
+]);
+
+for (const type of retiredOperationTypes.keys()) {
+  if (opHandlers[type]) throw new Error(`operation type ${type} is retired but has a handler`);
+}
 
 const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
 
@@ -121,6 +150,7 @@ export function validResultOf(opType: number): xdr.OperationResultTrWire {
   if (opType === 2 || opType === 13) {
     return { type: opType, [resultArms.get(opType)!]: { code: 0, success: { offers: [], last: { destination: ZERO_ACCOUNT, asset: { type: 0 }, amount: 0n } } } } as unknown as xdr.OperationResultTrWire;
   }
+  if (opType === 14) return { type: 14, createClaimableBalanceResult: { code: 0, balanceId: zeroClaimableBalanceId() } };
   if (opType === 24) return { type: 24, invokeHostFunctionResult: { code: 0, success: new Uint8Array(32) } };
   const arm = resultArms.get(opType);
   if (!arm) throw new Error(`no result arm for operation type ${opType}`);

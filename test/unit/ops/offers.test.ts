@@ -204,3 +204,23 @@ test('the issuer sells its own asset without a trustline and without liabilities
   assert.equal(offers(state, USD, NATIVE)[0].amount, 990n * XLM);
   assert.deepEqual(operationResultOf(r.outcome).code, 0);
 });
+
+test('revoking a holder\'s authorization pulls its offers in that asset, and only those', () => {
+  const state = world();
+  const revocable = state.account(issuer)!;
+  state.put(accountEntry(issuer, revocable.balance, { flags: 0x2 }));
+  runOp(state, sell(USD, NATIVE, 10n * XLM, 2, 1), alice);   // sells USD: pulled
+  runOp(state, sell(NATIVE, EUR, 10n * XLM, 1, 1), alice);   // EUR for XLM: stays
+  assert.equal(state.account(alice)!.numSubEntries, 4);
+
+  const r = runOp(state, { type: 21, setTrustLineFlagsOp: { trustor: alice, asset: USD, clearFlags: AUTHORIZED, setFlags: 0 } }, issuer);
+  assert.equal(innerCode(r.outcome), 0);
+  assert.deepEqual(offers(state, USD, NATIVE), []);
+  assert.equal(offers(state, NATIVE, EUR).length, 1);
+  assert.equal(state.account(alice)!.numSubEntries, 3);
+  assert.equal(trustLineLiabilities(usdLine(state, alice)).selling, 0n);
+  assert.equal(usdLine(state, alice).flags, 0);
+  // the XLM side of the EUR offer still commits its selling liabilities
+  assert.equal(accountLiabilities(state.account(alice)!).selling, 10n * XLM);
+  assert.equal(accountLiabilities(state.account(alice)!).buying, 0n);
+});

@@ -20,7 +20,7 @@ import {
   removeEntrySponsorship, removeSignerSponsorship, sponsorOf, transferEntrySponsorship, transferSignerSponsorship,
   type SponsorshipResult,
 } from '../sponsorshipRules.ts';
-import { OP_TOO_MANY_SPONSORING, failOp, resultMaker } from './opResult.ts';
+import { reserveFailure, resultMaker } from './opResult.ts';
 import type { OpContext, OpHandler, OpOutcome } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 18 }>;
@@ -34,7 +34,6 @@ export const REVOKE_SPONSORSHIP_ONLY_TRANSFERABLE = -4;
 export const REVOKE_SPONSORSHIP_MALFORMED = -5;
 
 const result = resultMaker<Code>(18, 'revokeSponsorshipResult');
-const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 18, revokeSponsorshipResult: { code } as xdr.RevokeSponsorshipResultWire });
 
 export const revokeSponsorship: OpHandler<Body> = {
   threshold: () => 'medium',
@@ -82,16 +81,8 @@ function ownerOf(e: LedgerEntry): AccountId {
   }
 }
 
-/** How a failed sponsorship check is reported; 'ok' gives null. */
-function failureOf(res: SponsorshipResult): OpOutcome | null {
-  switch (res) {
-    case 'ok': return null;
-    case 'lowReserve': return result(REVOKE_SPONSORSHIP_LOW_RESERVE);
-    case 'tooManySponsoring': return failOp(OP_TOO_MANY_SPONSORING, tr(REVOKE_SPONSORSHIP_LOW_RESERVE));
-    // numSponsored cannot reach its limit while sub-entries are limited: as core, an internal error
-    default: throw new Error(`unexpected sponsorship result ${res}`);
-  }
-}
+/** How a refused sponsorship change is reported (the checks here never answer tooManySubentries). */
+const failureOf = (res: SponsorshipResult): OpOutcome | null => reserveFailure(res, result(REVOKE_SPONSORSHIP_LOW_RESERVE));
 
 /**
  * The account that will pay once the source gives up paying: the one sponsoring the source's future
@@ -115,28 +106,27 @@ function revokeEntrySponsorship(key: LedgerKey, ctx: OpContext): OpOutcome {
 
   // for an account entry the sponsored account is the entry itself, not a second copy of it
   const sponsoredEntry = (): LedgerEntry => le.data.type === 0 ? le : loadAccountOrThrow(ltx, owner);
-  let failed: OpOutcome | null = null;
   if (current && next) {
     const oldSponsor = loadAccountOrThrow(ltx, current);
     const newSponsor = loadAccountOrThrow(ltx, next);
-    failed = failureOf(canTransferEntrySponsorship(ledger, le, accountOf(oldSponsor), accountOf(newSponsor)));
-    if (failed) return failed;
+    const refused = failureOf(canTransferEntrySponsorship(ledger, le, accountOf(oldSponsor), accountOf(newSponsor)));
+    if (refused) return refused;
     transferEntrySponsorship(le, accountOf(oldSponsor), accountOf(newSponsor));
     ltx.update(oldSponsor);
     ltx.update(newSponsor);
   } else if (current) {
     const oldSponsor = loadAccountOrThrow(ltx, current);
     const sponsored = sponsoredEntry();
-    failed = failureOf(canRemoveEntrySponsorship(ledger, le, accountOf(oldSponsor), accountOf(sponsored)));
-    if (failed) return failed;
+    const refused = failureOf(canRemoveEntrySponsorship(ledger, le, accountOf(oldSponsor), accountOf(sponsored)));
+    if (refused) return refused;
     removeEntrySponsorship(le, accountOf(oldSponsor), accountOf(sponsored));
     ltx.update(oldSponsor);
     if (sponsored !== le) ltx.update(sponsored);
   } else if (next) {
     const newSponsor = loadAccountOrThrow(ltx, next);
     const sponsored = sponsoredEntry();
-    failed = failureOf(canEstablishEntrySponsorship(ledger, le, accountOf(newSponsor), accountOf(sponsored)));
-    if (failed) return failed;
+    const refused = failureOf(canEstablishEntrySponsorship(ledger, le, accountOf(newSponsor), accountOf(sponsored)));
+    if (refused) return refused;
     establishEntrySponsorship(le, accountOf(newSponsor), accountOf(sponsored));
     ltx.update(newSponsor);
     if (sponsored !== le) ltx.update(sponsored);
@@ -158,25 +148,24 @@ function revokeSignerSponsorship(signer: xdr.RevokeSponsorshipOpSignerWire, ctx:
   if (!accountIdEquals(current ?? accountId, ctx.source)) return result(REVOKE_SPONSORSHIP_NOT_SPONSOR);
   const next = nextSponsor(ctx, accountId);
 
-  let failed: OpOutcome | null = null;
   if (current && next) {
     const oldSponsor = loadAccountOrThrow(ltx, current);
     const newSponsor = loadAccountOrThrow(ltx, next);
-    failed = failureOf(canTransferSignerSponsorship(ledger, acc, index, accountOf(oldSponsor), accountOf(newSponsor)));
-    if (failed) return failed;
+    const refused = failureOf(canTransferSignerSponsorship(ledger, acc, index, accountOf(oldSponsor), accountOf(newSponsor)));
+    if (refused) return refused;
     transferSignerSponsorship(acc, index, accountOf(oldSponsor), accountOf(newSponsor));
     ltx.update(oldSponsor);
     ltx.update(newSponsor);
   } else if (current) {
     const oldSponsor = loadAccountOrThrow(ltx, current);
-    failed = failureOf(canRemoveSignerSponsorship(ledger, acc, index, accountOf(oldSponsor)));
-    if (failed) return failed;
+    const refused = failureOf(canRemoveSignerSponsorship(ledger, acc, index, accountOf(oldSponsor)));
+    if (refused) return refused;
     removeSignerSponsorship(acc, index, accountOf(oldSponsor));
     ltx.update(oldSponsor);
   } else if (next) {
     const newSponsor = loadAccountOrThrow(ltx, next);
-    failed = failureOf(canEstablishSignerSponsorship(ledger, acc, index, accountOf(newSponsor)));
-    if (failed) return failed;
+    const refused = failureOf(canEstablishSignerSponsorship(ledger, acc, index, accountOf(newSponsor)));
+    if (refused) return refused;
     establishSignerSponsorship(acc, index, accountOf(newSponsor));
     ltx.update(newSponsor);
   }

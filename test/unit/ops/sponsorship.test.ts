@@ -207,6 +207,38 @@ describe('sponsored offers', () => {
   });
 });
 
+describe('sponsored claimable balances', () => {
+  it('a balance created under a sponsorship holds the sponsor\'s reserves, one per claimant, until claimed', () => {
+    const [a, b, x, y] = [Keypair.random(), Keypair.random(), Keypair.random(), Keypair.random()];
+    const state = new MemoryState([accountEntry(idOf(a), 100n * XLM), accountEntry(idOf(b), 100n * XLM), accountEntry(idOf(x), 10n * XLM)]);
+    const ledger = new TestLedger(state);
+    const create: xdr.OperationBodyWire = {
+      type: 14,
+      createClaimableBalanceOp: {
+        asset: NATIVE, amount: 5n * XLM,
+        claimants: [x, y].map((k) => ({ type: 0 as const, v0: { destination: idOf(k), predicate: { type: 0 as const } } })),
+      },
+    };
+    const made = ledger.run(a, [{ body: begin(b) }, { body: create, source: b }, { body: end(), source: b }], [a, b]);
+    assert.deepEqual(opCodes(made.result), [0, 0, 0]);
+    const body = made.result.result;
+    if (body.code !== 0) throw new Error('success expected');
+    const tr = body.results[1].code === 0 ? body.results[1].tr : undefined;
+    if (tr?.type !== 14 || tr.createClaimableBalanceResult.code !== 0) throw new Error('a balance id expected');
+    const balanceId = tr.createClaimableBalanceResult.balanceId;
+    const key: LedgerKey = { type: 4, claimableBalance: { balanceId } };
+    assert.equal(sponsorOfEntry(state, key), hexOf(a));
+    assert.deepEqual([countersOf(state, a).numSponsoring, countersOf(state, b).numSponsoring, countersOf(state, b).numSponsored], [2, 0, 0]);
+    assert.equal(countersOf(state, b).balance, 95n * XLM);
+
+    const claimed = ledger.run(x, [{ body: { type: 15, claimClaimableBalanceOp: { balanceId } } }]);
+    assert.deepEqual(opCodes(claimed.result), [0]);
+    assert.equal(state.get(key), undefined);
+    assert.equal(countersOf(state, a).numSponsoring, 0);
+    assert.equal(countersOf(state, x).balance, 15n * XLM - fees(1));
+  });
+});
+
 describe('BeginSponsoringFutureReserves and EndSponsoringFutureReserves', () => {
   it('one account may sponsor several at once; each ends its own', () => {
     const [a, b, c] = [Keypair.random(), Keypair.random(), Keypair.random()];

@@ -14,6 +14,7 @@ import {
   prepareAccountExtV2, trustLineOf,
 } from './ops/accounts.ts';
 import { CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG, type ClaimableBalanceId } from './claimableBalances.ts';
+import { activeSponsorOf } from './futureReserves.ts';
 import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship, reserveMultiplier, sponsorOf } from './sponsorship.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, poolWithdrawalAmount, removePoolShareTrustLine, type PoolId } from './liquidityPools.ts';
 import { burnEvent, claimableBalanceAddress, liquidityPoolAddress, transferEvent } from './sacEvents.ts';
@@ -38,13 +39,6 @@ export function poolRevokeBalanceId(op: RevokingOperation, poolId: PoolId, asset
   });
   return { type: 0, v0: sha256(preimage) };
 }
-
-/**
- * The account whose future reserves an open sponsorship pays (core's loadSponsorship), if any.
- * Merge point: no operation on this branch opens one; with the sponsorship work this is
- * futureReserves.activeSponsorOf.
- */
-const futureReservesSponsorOf = (_ltx: LedgerTxn, _account: AccountId): AccountId | undefined => undefined;
 
 /** The holder's pool-share trustlines whose pool holds `asset`, in key order (pool id bytes), as core sorts them. */
 function shareLinesHolding(ltx: LedgerTxn, holder: AccountId, asset: Asset): PoolId[] {
@@ -135,7 +129,7 @@ function redeemInto(ltx: LedgerTxn, ledger: LedgerContext, holder: AccountId, ba
   op.events.push(transferEvent(ledger.networkId, asset, pool, claimableBalanceAddress(balanceId), amount));
 
   const backerEntry = loadAccountOrThrow(ltx, backer);
-  if (futureReservesSponsorOf(ltx, backer)) {
+  if (activeSponsorOf(ltx, backer)) {
     // in a sponsorship sandwich the sandwich's sponsor pays, and it may not be able to
     switch (createEntryWithPossibleSponsorship(ltx, ledger, entry, backerEntry)) {
       case 'ok': break;

@@ -9,7 +9,7 @@ import { AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTHORIZED_FLAG, TRUSTL
 import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship } from '../sponsorship.ts';
 import { assetIssuer, assetToTrustLineAsset, isAssetValid, isIssuer } from '../assets.ts';
 import { addPoolShareTrustLine, liquidityPoolUseCount, poolIdOfParams, removePoolShareTrustLine } from '../liquidityPools.ts';
-import { OP_TOO_MANY_SPONSORING, OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import { reserveFailure, resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 6 }>;
@@ -25,7 +25,6 @@ export const CHANGE_TRUST_TRUST_LINE_MISSING = -6;
 export const CHANGE_TRUST_CANNOT_DELETE = -7;
 export const CHANGE_TRUST_NOT_AUTH_MAINTAIN_LIABILITIES = -8;
 
-const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 6, changeTrustResult: { code } as xdr.ChangeTrustResultWire });
 const result = resultMaker<Code>(6, 'changeTrustResult');
 
 type LineAsset = Exclude<xdr.ChangeTrustAssetWire, { type: 0 }>;
@@ -96,13 +95,8 @@ export const changeTrust: OpHandler<Body> = {
       ext: { v: 0 },
     };
     const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-    switch (createEntryWithPossibleSponsorship(ltx, ledger, entry, sourceEntry)) {
-      case 'ok': break;
-      case 'lowReserve': return result(CHANGE_TRUST_LOW_RESERVE);
-      case 'tooManySubentries': return failOp(OP_TOO_MANY_SUBENTRIES, tr(CHANGE_TRUST_LOW_RESERVE));
-      case 'tooManySponsoring': return failOp(OP_TOO_MANY_SPONSORING, tr(CHANGE_TRUST_LOW_RESERVE));
-      case 'tooManySponsored': throw new Error('unexpected tooManySponsored creating a trustline');
-    }
+    const unpaid = reserveFailure(createEntryWithPossibleSponsorship(ltx, ledger, entry, sourceEntry), result(CHANGE_TRUST_LOW_RESERVE));
+    if (unpaid) return unpaid;
     ltx.update(sourceEntry);
     ltx.create(entry);
     return result(CHANGE_TRUST_SUCCESS);

@@ -4,7 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { xdr } from '@stellar/stellar-sdk';
-import { MemoryState, NETWORK_ID, XLM, accountEntry, accountId, credit, innerCode, runOp, trustLineEntry } from './support.ts';
+import { BASE_RESERVE, MemoryState, NETWORK_ID, XLM, accountEntry, accountId, credit, innerCode, ledgerContext, muxed, runOp, trustLineEntry } from './support.ts';
+import { LedgerTxn } from '../../../src/ledger/ledgerTxn.ts';
+import { closeSponsorship, openSponsorship } from '../../../src/ledger/futureReserves.ts';
+import { opHandlers } from '../../../src/ledger/ops/index.ts';
 import { constantProductParams, liquidityPoolKey, liquidityPoolUseCount, poolIdForAssets, poolShareTrustLineKey, type PoolId } from '../../../src/ledger/liquidityPools.ts';
 import { claimableBalanceKey } from '../../../src/ledger/claimableBalances.ts';
 import { burnEvent, claimableBalanceAddress, liquidityPoolAddress, setAuthorizedEvent, transferEvent } from '../../../src/ledger/sacEvents.ts';
@@ -171,4 +174,39 @@ test('the holder\'s own asset in a redeemed pool is burnt, not put in a balance'
   assert.equal(balance(state, revokeIdOf(issuer, 0n, 0, id, ALC)), undefined);
   assert.equal(balance(state, eurId)!.cb.amount, 400n);
   assert.equal(pool(state, id), undefined, 'its only share line went, and the pool with it');
+});
+
+/** Applies the revocation with `sponsor` paying alice's future reserves (a sponsorship sandwich), committing on success. */
+function revokeInSandwich(state: MemoryState, sponsorId: AccountId) {
+  const root = new LedgerTxn(state, 100, { idPool: state.idPool });
+  const ltx = root.nest();
+  openSponsorship(ltx, sponsorId, alice);
+  const outcome = opHandlers[21]!.apply(revoke(alice, EUR), {
+    ltx, ledger: ledgerContext(), sourceMuxed: muxed(issuer), source: issuer, txMemo: { type: 0 }, events: [], opIndex: 0,
+    txSeqNum: 0n, txSourceId: issuer,
+  });
+  if (!outcome.success) return outcome;
+  closeSponsorship(ltx, alice);
+  ltx.commit();
+  root.commit();
+  state.absorb(root);
+  return outcome;
+}
+
+test('in a sponsorship sandwich the sandwich\'s sponsor pays for the balances, or the revocation fails LOW_RESERVE', () => {
+  const state = world();
+  state.put(accountEntry(sponsor, 100n * XLM));
+  assert.equal(revokeInSandwich(state, sponsor).success, true);
+  for (const asset of [EUR, USD]) {
+    assert.deepEqual(balance(state, revokeIdOf(issuer, 0n, 0, EUR_USD, asset))!.entry.ext, { v: 1, v1: { sponsoringId: sponsor, ext: { v: 0 } } });
+  }
+  assert.deepEqual(sponsoring(state, sponsor), [2, 0]);
+  assert.deepEqual(sponsoring(state, alice), [0, 0]);
+
+  // a sponsor with the base reserve for itself only cannot take the balances on
+  const poor = world();
+  poor.put(accountEntry(sponsor, 2n * BigInt(BASE_RESERVE)));
+  const failed = revokeInSandwich(poor, sponsor);
+  assert.equal(innerCode(failed), -5);
+  assert.ok(poor.get(poolShareTrustLineKey(alice, EUR_USD)), 'nothing was redeemed');
 });

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import { OrderBook } from '../src/ledger/orderBook.ts';
+import { poolShareTrustLineKeyPrefix } from '../src/ledger/liquidityPools.ts';
 import { closeLedgerSteps, type ClosedLedger, type PreviousLedger } from '../src/ledger/closeLedger.ts';
 import { encodeCloseMetaSteps } from '../src/ledger/encodeCloseMeta.ts';
 import { ledgerToBatch } from '../src/ingest/ledgerToBatch.ts';
@@ -51,6 +52,8 @@ export class EngineLedgers {
     getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
     offers: (selling, buying) => this.book.offers(selling, buying),
     offersBySeller: (seller) => this.book.offersBySeller(seller),
+    poolShareTrustLines: (owner) =>
+      Array.from(this.store.entriesWithKeyPrefix(poolShareTrustLineKeyPrefix(owner)), (e) => decodeLedgerEntry(e.entry)),
   };
   prev: PreviousLedger;
   private closeTime = BigInt(Math.floor(Date.now() / 1000));

@@ -47,7 +47,9 @@ export async function runOrderBookBench(opts: OrderBookBenchOptions, log: (m: st
       for (const step of market.steps()) {
         const keys = step.txs.map((t) => t.source);
         const seqs = await sequences(rpc, keys.map((k) => k.publicKey()));
-        const r = await runPayments(node.url, { keys, seqs: keys.map((k) => seqs.get(k.publicKey())!) }, 1, 300_000, (src, seq, i) => opsTx(src, seq, step.txs[i].ops));
+        // setup transactions carry up to 100 operations: smaller batches keep requests under the body limit
+        const batch = Math.max(1, Math.min(50, Math.floor(40 / Math.max(...step.txs.map((t) => t.ops.length)) * 10)));
+        const r = await runPayments(node.url, { keys, seqs: keys.map((k) => seqs.get(k.publicKey())!) }, 1, 300_000, (src, seq, i) => opsTx(src, seq, step.txs[i].ops), batch);
         if (!r.complete) throw new Error(`setup step "${step.name}" did not finish`);
       }
     } finally {

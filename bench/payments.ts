@@ -72,11 +72,12 @@ export type TxFactory = (source: Keypair, seq: bigint, i: number, keys: readonly
 
 const payNext: TxFactory = (source, seq, i, keys) => paymentTx(source, seq, keys[(i + 1) % keys.length].publicKey());
 
-export async function runPayments(url: string, accounts: Accounts, rounds: number, timeLimitMs = 90_000, build: TxFactory = payNext): Promise<PaymentsResult> {
+/** `batch`: calls per JSON-RPC batch (lower it for big transactions: the node caps request bodies at 512 KiB). */
+export async function runPayments(url: string, accounts: Accounts, rounds: number, timeLimitMs = 90_000, build: TxFactory = payNext, batch = BATCH): Promise<PaymentsResult> {
   const { keys, seqs } = accounts;
   const txs: SignedTx[][] = keys.map((k, i) => Array.from({ length: rounds }, (_, r) => build(k, seqs[i] + BigInt(r), i, keys, r)));
 
-  const rpc = new RpcClient(url, BATCH_CONNECTIONS, BATCH);
+  const rpc = new RpcClient(url, BATCH_CONNECTIONS, batch);
   const watcher = new LedgerWatcher(url);
   await watcher.start();
   const firstLedger = watcher.latest;

@@ -23,7 +23,8 @@
 // Takers' limits (price 0.5 / 2, path bounds 2x per hop) cross the whole ladder, so every transaction
 // succeeds whatever order the ledger applies them in. Per 12 transactions, about 400 units are
 // added to the books and 300 taken: the book stays near its starting size through the runs.
-// Which book a transaction trades in rotates with the lane and the round.
+// The lanes of each role spread evenly over the 12 books, and each lane moves to the next book every
+// round, so no book is drained by one role.
 import { Asset, Keypair, Operation, type xdr } from '@stellar/stellar-sdk';
 import { opsTx, paymentTx, rootKeypair, type SignedTx } from './stellar.ts';
 
@@ -170,7 +171,8 @@ export class Market {
   }
 
   orderOp(i: number, round: number): xdr.Operation {
-    const [x, y] = this.books[(i * 7 + round * 5) % this.books.length]; // the book selling x for y
+    // the book selling x for y: the lanes of each role spread over every book, and move on each round
+    const [x, y] = this.books[(Math.floor(i / ROLES.length) + round) % this.books.length];
     const z = this.assets.filter((a) => a !== x && a !== y)[(i + round) % 2]; // a third asset for 2 hops
     const destination = this.lanes[(i + 1) % this.size.tradingLanes].publicKey();
     const jitter = (i * 131 + round * 17) % 2000; // spreads resting offers over 0.2 of price

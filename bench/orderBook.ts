@@ -6,13 +6,13 @@
 // (strict send and receive, 1 and 2 hops). A transaction counts once getTransaction answers
 // SUCCESS, as in bench/payments.ts, whose lane runner this reuses.
 //
-// Bound by the node, not by the cadence or the client: the node runs with `--close-mode instant`,
-// which closes as soon as a transaction is queued and, when more arrive during a close, closes again
-// right after it. With thousands of lanes (one transaction in flight each, the queue's rule) the
-// queue never empties, so ledgers close back to back and their size follows the node's speed
-// (apply, encode, store, answer) instead of a 1 s timer. That this holds is measured, not assumed:
-// the node's own close timings (the ingestion summaries of its /metrics) give the share of the
-// run it spent closing ledgers.
+// Bound by the node, not by the cadence: the node runs with `--close-mode instant`, which closes as
+// soon as a transaction is queued and, when more arrive during a close, closes again right after it.
+// No timer paces the ledgers: with thousands of lanes (one transaction in flight each, the queue's
+// rule) they grow to what the node closes while it also answers the lanes' sendTransaction and
+// getTransaction calls. The node's /metrics give, per run, the share of the time it spent closing
+// (apply, convert and store) and its CPU use; the rest of its time is the requests' own work, the
+// same per transaction for both kinds, and the bench client shares the 2 cores.
 import { freePort, startServer } from './serverProcess.ts';
 import { Market, ROLES } from './market.ts';
 import { runPayments, type PaymentsResult } from './payments.ts';
@@ -25,15 +25,15 @@ export interface OrderBookBenchOptions { lanes: number; makers: number; offersPe
 
 export const ORDER_BOOK_TARGET_RATIO = 0.5;
 
-/** Seconds the node has spent applying ledgers, and converting and storing them, so far. */
-async function closeSeconds(metricsUrl: string): Promise<{ apply: number; ingest: number; ledgers: number }> {
+/** Seconds the node has spent applying ledgers, and converting and storing them, and CPU seconds of its process, so far. */
+async function closeSeconds(metricsUrl: string): Promise<{ apply: number; ingest: number; cpu: number }> {
   const text = await (await fetch(metricsUrl)).text();
   const sum = (type: string) => Number(new RegExp(`ingestion_duration_seconds_sum\\{type="${type}"\\} ([0-9.e+-]+)`).exec(text)?.[1] ?? 0);
-  const count = Number(/ingestion_duration_seconds_count\{type="apply"\} ([0-9.e+-]+)/.exec(text)?.[1] ?? 0);
-  return { apply: sum('apply'), ingest: sum('total'), ledgers: count };
+  const cpu = Number(/^process_cpu_seconds_total ([0-9.e+-]+)/m.exec(text)?.[1] ?? NaN);
+  return { apply: sum('apply'), ingest: sum('total'), cpu };
 }
 
-interface Run extends PaymentsResult { busy: number; applySec: number; ingestSec: number }
+interface Run extends PaymentsResult { busy: number; applySec: number; ingestSec: number; cpuCores: number }
 
 export async function runOrderBookBench(opts: OrderBookBenchOptions, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {
   const adminPort = await freePort();
@@ -68,7 +68,7 @@ export async function runOrderBookBench(opts: OrderBookBenchOptions, log: (m: st
       const after = await closeSeconds(metricsUrl);
       const applySec = after.apply - before.apply;
       const ingestSec = after.ingest - before.ingest;
-      return { ...r, applySec, ingestSec, busy: (applySec + ingestSec) / r.seconds };
+      return { ...r, applySec, ingestSec, busy: (applySec + ingestSec) / r.seconds, cpuCores: (after.cpu - before.cpu) / r.seconds };
     };
     const pays: Run[] = [];
     const orders: Run[] = [];
@@ -76,7 +76,7 @@ export async function runOrderBookBench(opts: OrderBookBenchOptions, log: (m: st
       // interleaved, so that background load hits both kinds alike; the books rotate with the rounds
       pays.push(await measured('payments', 0));
       orders.push(await measured('offers', i * opts.rounds));
-      const line = (r: Run) => `${fmt(r.perSecond)}/s (${r.payments} in ${fmt(r.seconds, 2)} s, ${r.ledgers} ledgers, node closing ${fmt(r.busy * 100, 0)}% of the time)${r.complete ? '' : ' — time limit'}`;
+      const line = (r: Run) => `${fmt(r.perSecond)}/s (${r.payments} in ${fmt(r.seconds, 2)} s, ${r.ledgers} ledgers, node closing ${fmt(r.busy * 100, 0)}% of the time, node CPU ${fmt(r.cpuCores, 2)} cores)${r.complete ? '' : ' — time limit'}`;
       log(`  run ${i + 1}/${opts.runs}: payments ${line(pays[i])}; offers/path payments ${line(orders[i])}`);
       if (!pays[i].complete || !orders[i].complete) break; // sequence numbers are no longer known
     }
@@ -96,13 +96,13 @@ export async function runOrderBookBench(opts: OrderBookBenchOptions, log: (m: st
       },
     ];
     const runRow = (kind: string, r: Run, i: number) =>
-      `| ${i + 1} | ${kind}${r.complete ? '' : ' (time limit)'} | ${r.payments} | ${fmt(r.seconds, 2)} | ${fmt(r.perSecond)} | ${r.ledgers} | ${fmt(r.payments / Math.max(1, r.ledgers))} | ${fmt(r.applySec, 2)} + ${fmt(r.ingestSec, 2)} | ${fmt(r.busy * 100, 0)}% | ${r.tryAgainLater} | ${r.notFoundPolls} |`;
+      `| ${i + 1} | ${kind}${r.complete ? '' : ' (time limit)'} | ${r.payments} | ${fmt(r.seconds, 2)} | ${fmt(r.perSecond)} | ${r.ledgers} | ${fmt(r.payments / Math.max(1, r.ledgers))} | ${fmt(r.applySec, 2)} + ${fmt(r.ingestSec, 2)} | ${fmt(r.busy * 100, 0)}% | ${fmt(r.cpuCores, 2)} | ${r.tryAgainLater} | ${r.notFoundPolls} |`;
     const details = [
       '### Offers and path payments per second (end to end)', '',
       `A node process with \`--close-mode instant\`: it closes as soon as a transaction is queued, and when more arrive during a close it closes again as soon as that one is stored, so under load ledgers close back to back and their size follows the node's speed, not a timer. ${opts.lanes} lane accounts, each with one transaction in flight (the queue admits one per source account), send ${opts.rounds} transactions each per run; a transaction counts once getTransaction answers SUCCESS (bench/payments.ts's runner: pre-signed, JSON-RPC batches of 50 on 8 connections). Each run of payments (1 stroop of XLM to the next lane) is followed by a run of order-book transactions from the same lanes on the same node; the ratio is the median of the per-run ratios.`, '',
       `Setup, through the node: ${opts.makers} makers place ${market.offers.toLocaleString('en-US')} resting offers (${opts.offersPerMaker} ManageSellOffers each, 100 units each, prices from 1.01 up) in ${market.books.length} books: every ordered pair of XLM, USD, EUR, BTC (three issuers). Lane i sends role i mod 12: ${ROLES.map((r, k) => `${k}: ${r}`).join('; ')}. Every transaction succeeds (a failure stops the bench). Resting offers and the takers' limits are set so that the book stays near its size through the runs (bench/market.ts).`, '',
-      'Node closing: the node\'s own apply and convert-and-store seconds over the run (its ledger-ingestion summaries on /metrics), as a share of the run\'s wall time. Near 100%, the node was closing ledgers the whole time: the figure is bound by the node (engine, encoding, storage, and the request handling that shares its thread and the 2 cores with the bench client), not by a close cadence or a client that left it idle.', '',
-      '| Run | Kind | Transactions | Seconds | Tx/s | Ledgers | Tx per ledger | Apply + store s | Node closing | TRY_AGAIN_LATER | NOT_FOUND polls |', '|---|---|---|---|---|---|---|---|---|---|---|',
+      'Node closing: the node\'s own apply and convert-and-store seconds over the run (its ledger-ingestion summaries on /metrics), as a share of the run\'s wall time; node CPU: its process\'s CPU seconds over the run (process_cpu_seconds_total, main thread and signature-verification workers) per wall second. No timer paces these runs: a close starts as soon as a transaction waits, so the time not spent closing goes to the requests themselves (every transaction is one sendTransaction, with its signature check and validation, and at least one getTransaction) and to the bench client, which shares the same 2 cores. The end-to-end ratio therefore includes that per-transaction request work, the same for both kinds; the engine section below gives the close alone.', '',
+      '| Run | Kind | Transactions | Seconds | Tx/s | Ledgers | Tx per ledger | Apply + store s | Node closing | Node CPU (cores) | TRY_AGAIN_LATER | NOT_FOUND polls |', '|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...pays.flatMap((p, i) => [runRow('payments', p, i), ...(orders[i] ? [runRow('offers/path payments', orders[i], i)] : [])]), '',
       `Ratio per run: ${ratios.map((x) => x.toFixed(2)).join(', ')}.`, '',
     ];

@@ -233,7 +233,7 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
       `The order-book ledger: lane i sends role i mod 12 (${ROLES.length} roles): ${roleStats}.`, '',
       '| Sample | Payments ledger ms | Offers/path payments ledger ms | Ratio (payments ms / offers ms) |', '|---|---|---|---|',
       ...payMs.map((p, i) => `| ${i + 1} | ${fmt(p)} | ${fmt(orderMs[i])} | ${ratios[i].toFixed(2)} |`), '',
-      `Largest ledger under the 1 s cadence: a first guess from the cost per transaction at ${n} transactions, then candidate ledgers (the first n lanes' transactions; median of ${opts.searchSamples} closes each), narrowed between the largest under 1 s and the smallest over to within 2% (at most ${opts.searchSteps} candidates). This is the engine's close only: the node also encodes, converts and stores every ledger, so its own full cycle fits fewer.`, '',
+      `Largest ledger under the 1 s cadence: a first guess from the cost per transaction at ${n} transactions, then candidate ledgers (the first n lanes' transactions; median of ${opts.searchSamples} closes each), narrowed between the largest under 1 s and the smallest over to within 2% (at most ${opts.searchSteps} candidates). This is the engine's close only: the node also encodes, converts and stores every ledger, so its own full cycle fits fewer. On a shared machine two sizes a few transactions apart can land on either side of 1 s (see the spread of the samples above): read the figure to within that spread, not to the transaction.`, '',
       searchLine('Payments', paySearch), searchLine('Offers and path payments', orderSearch), '',
     ];
     return { rows, details };

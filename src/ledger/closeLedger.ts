@@ -33,7 +33,7 @@ export interface ClosedLedger {
 export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 
 /** Fee bookkeeping of one Soroban transaction, settled after every transaction of the ledger applied. */
-interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
+export interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
 
 export interface CloseOptions {
   closeTime: bigint;
@@ -95,13 +95,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     yield;
   }
 
-  // AccountMerge must not merge an account that still has a later transaction in this ledger
-  const maxSeq = new Map<string, bigint>();
-  for (const f of frames) {
-    const id = toHex(f.sourceId.ed25519);
-    if ((maxSeq.get(id) ?? -1n) < f.tx.seqNum) maxSeq.set(id, f.tx.seqNum);
-  }
-  const maxSeqNumToApply = (account: AccountId): bigint | undefined => maxSeq.get(toHex(account.ed25519));
+  const maxSeqNumToApply = maxSeqNumsToApply(frames);
 
   const sorobanFees: Array<SorobanFees | undefined> = [];
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = [];
@@ -166,6 +160,19 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
 }
 
 /**
+ * Per source account, the highest sequence number among a ledger's transactions: AccountMerge must
+ * not merge an account that still has a later transaction in this ledger.
+ */
+export function maxSeqNumsToApply(frames: readonly TransactionFrame[]): (account: AccountId) => bigint | undefined {
+  const maxSeq = new Map<string, bigint>();
+  for (const f of frames) {
+    const id = toHex(f.sourceId.ed25519);
+    if ((maxSeq.get(id) ?? -1n) < f.tx.seqNum) maxSeq.set(id, f.tx.seqNum);
+  }
+  return (account) => maxSeq.get(toHex(account.ed25519));
+}
+
+/**
  * The ledger's evicted keys, as core lists them: first what is deleted, in eviction order (a
  * temporary entry and its TTL; a persistent entry's TTL), then the persistent entries that moved to
  * the hot archive. An entry whose TTL this ledger wrote (extended, restored, deleted) stays.
@@ -195,13 +202,30 @@ function stateHash(prev: Uint8Array, txSetHash: Uint8Array, txSetResultHash: Uin
   return sha256(prev, txSetHash, txSetResultHash);
 }
 
-function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
-  maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array):
-  { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire; soroban?: SorobanFees } {
+export interface AppliedTransaction {
+  result: xdr.TransactionResultWire;
+  meta: xdr.TransactionMetaWire;
+  soroban?: SorobanFees;
+}
+
+export interface ApplyOptions {
+  /** Only for replaying a network's closed ledgers, whose signatures that network verified (validation.ts). */
+  skipSignatureVerification?: boolean;
+}
+
+/**
+ * Applies one transaction whose fee was already charged (`feeCharged`) in a child of `root`, which
+ * it commits into `root`: its TransactionResult and its TransactionMeta (V4, fee events included).
+ */
+export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array,
+  options: ApplyOptions = {}): AppliedTransaction {
   const txLtx = root.nest();
   const soroban = frame.isSoroban && frame.sorobanData && sorobanEnv
     ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed) : undefined;
-  const check = checkTransaction(frame, txLtx, { ledger, applying: true, soroban: sorobanEnv });
+  const check = checkTransaction(frame, txLtx, {
+    ledger, applying: true, soroban: sorobanEnv, skipSignatureVerification: options.skipSignatureVerification,
+  });
   const invalid: Invalid | null = check.outer ?? check.inner;
   const txChangesBefore = invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger);
   const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n

@@ -1,7 +1,7 @@
 // Closes one ledger of the standalone network: charges every fee first, applies the transactions in
 // order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
 import { xdr } from '@stellar/stellar-sdk';
-import { accountKey, sha256, type LedgerHeader } from '../xdr/codec.ts';
+import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
@@ -221,13 +221,14 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array,
   options: ApplyOptions = {}): AppliedTransaction {
   const txLtx = root.nest();
+  const feeSourceChanges = frame.feeBump ? touchFeeBumpSource(frame, txLtx) : [];
   const soroban = frame.isSoroban && frame.sorobanData && sorobanEnv
     ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed) : undefined;
   const check = checkTransaction(frame, txLtx, {
     ledger, applying: true, soroban: sorobanEnv, skipSignatureVerification: options.skipSignatureVerification,
   });
   const invalid: Invalid | null = check.outer ?? check.inner;
-  const txChangesBefore = invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger);
+  const txChangesBefore = [...feeSourceChanges, ...(invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger))];
   const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
     ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
 
@@ -330,6 +331,24 @@ function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerC
   touchSeqLedger(ledger, acc);
   ltx.update(entry);
   removeOneTimeSigners(frame, ltx);
+  return ltx.commit();
+}
+
+/**
+ * What a fee bump does before its inner transaction (stellar-core's FeeBumpTransactionFrame::apply,
+ * removeOneTimeSignerKeyFromFeeSource): it loads the fee source and removes the pre-authorized
+ * signer of the fee bump itself, if the account has one. Core's load alone records the account as
+ * changed, so the meta shows it (STATE, then UPDATED stamped with this ledger) whether or not a
+ * signer went, ahead of the inner transaction's changes, whatever becomes of the inner transaction.
+ */
+function touchFeeBumpSource(frame: TransactionFrame, txLtx: LedgerTxn): LedgerEntryChange[] {
+  const ltx = txLtx.nest();
+  const entry = ltx.load(accountKey(frame.feeSourceId));
+  if (!entry || entry.data.type !== 0) { ltx.rollback(); return []; }
+  const signers = entry.data.account.signers;
+  const i = signers.findIndex((s) => s.key.type === 1 && bytesEqual(s.key.preAuthTx, frame.hash));
+  if (i >= 0) removeSignerAt(ltx, entry, i);
+  ltx.update(entry);
   return ltx.commit();
 }
 

@@ -211,6 +211,13 @@ export interface AppliedTransaction {
 export interface ApplyOptions {
   /** Only for replaying a network's closed ledgers, whose signatures that network verified (validation.ts). */
   skipSignatureVerification?: boolean;
+  /**
+   * The base fee the transaction set charged this transaction at (its component's discounted base
+   * fee); null when the component has none, so the transaction paid its whole bid. Default: the
+   * ledger's base fee, as this network's sets charge. Only read for a fee bump's inner fee before
+   * protocol 25.
+   */
+  txSetBaseFee?: bigint | null;
 }
 
 /**
@@ -250,7 +257,8 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
     }
   }
 
-  const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null);
+  const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null,
+    innerFeeCharged(frame, ledger, options.txSetBaseFee));
   let sorobanMeta: xdr.SorobanTransactionMetaV2Wire | null = null;
   if (soroban) {
     const ok = code === TxCode.SUCCESS;
@@ -368,9 +376,25 @@ function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
   }
 }
 
+/**
+ * The fee a fee bump's result reports for its inner transaction (stellar-core's
+ * FeeBumpTransactionFrame::processFeeSeqNum): before protocol 25, what the inner transaction would
+ * have been charged on its own at the set's base fee (its resource fee plus its inclusion fee, at
+ * most base fee x its operations); from protocol 25 on, 0.
+ */
+function innerFeeCharged(frame: TransactionFrame, ledger: LedgerContext, txSetBaseFee: bigint | null | undefined): bigint {
+  if (!frame.feeBump || ledger.protocolVersion >= 25) return 0n;
+  const declared = BigInt(frame.tx.fee);
+  const baseFee = txSetBaseFee === undefined ? BigInt(ledger.baseFee) : txSetBaseFee;
+  if (baseFee === null) return declared;
+  const inclusion = declared - frame.resourceFee;
+  const adjusted = baseFee * BigInt(Math.max(1, frame.tx.operations.length));
+  return frame.resourceFee + (adjusted < inclusion ? adjusted : inclusion);
+}
+
 /** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */
 export function transactionResult(frame: TransactionFrame, feeCharged: bigint, code: number,
-  opResults: xdr.OperationResultWire[] | undefined, outerFailed: boolean): xdr.TransactionResultWire {
+  opResults: xdr.OperationResultWire[] | undefined, outerFailed: boolean, innerFee = 0n): xdr.TransactionResultWire {
   const body = resultBody(code, opResults);
   if (!frame.feeBump || outerFailed) return { feeCharged, result: body as xdr.TransactionResultResultWire, ext: { v: 0 } };
   const ok = code === TxCode.SUCCESS;
@@ -378,7 +402,7 @@ export function transactionResult(frame: TransactionFrame, feeCharged: bigint, c
     feeCharged,
     result: {
       code: ok ? TxCode.FEE_BUMP_INNER_SUCCESS : TxCode.FEE_BUMP_INNER_FAILED,
-      innerResultPair: { transactionHash: frame.innerHash, result: { feeCharged: 0n, result: body as xdr.InnerTransactionResultResultWire, ext: { v: 0 } } },
+      innerResultPair: { transactionHash: frame.innerHash, result: { feeCharged: innerFee, result: body as xdr.InnerTransactionResultResultWire, ext: { v: 0 } } },
     } as xdr.TransactionResultResultWire,
     ext: { v: 0 },
   };

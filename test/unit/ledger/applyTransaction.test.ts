@@ -27,11 +27,12 @@ const feeBump = (feeSource: AccountId, inner: xdr.TransactionWire): TransactionE
   feeBump: { tx: { feeSource: muxed(feeSource), fee: 1000n, innerTx: { type: 2, v1: { tx: inner, signatures: [] } }, ext: { v: 0 } }, signatures: [] },
 });
 
-function apply(state: MemoryState, envelope: TransactionEnvelope) {
+function apply(state: MemoryState, envelope: TransactionEnvelope, over: { protocolVersion?: number; txSetBaseFee?: bigint | null } = {}) {
   const frame = frameOf(envelope, NETWORK_ID);
   const root = new LedgerTxn(state, LEDGER, { idPool: 0n });
-  return applyTransaction(frame, root, ledgerContext({ ledgerSeq: LEDGER }), 200n, maxSeqNumsToApply([frame]), undefined, new Uint8Array(32),
-    { skipSignatureVerification: true });
+  const ledger = ledgerContext({ ledgerSeq: LEDGER, protocolVersion: over.protocolVersion ?? 23 });
+  return applyTransaction(frame, root, ledger, 200n, maxSeqNumsToApply([frame]), undefined, new Uint8Array(32),
+    { skipSignatureVerification: true, txSetBaseFee: over.txSetBaseFee });
 }
 
 const changedAccounts = (changes: xdr.LedgerEntryChangeWire[]) => changes.map((c) => {
@@ -88,4 +89,18 @@ test('a plain transaction shows only its own source in txChangesBefore', () => {
   if (meta.v !== 4) throw new Error('V4 expected');
   assert.deepEqual(changedAccounts(meta.v4.txChangesBefore), [`3:${hex8(alice)}`, `1:${hex8(alice)}`]);
   assert.ok(state.get(accountKey(alice)));
+});
+
+test("a fee bump's result reports the inner transaction's own fee before protocol 25, 0 since (core FeeBumpTransactionFrame::processFeeSeqNum)", () => {
+  const state = () => new MemoryState([accountEntry(alice, 10n * XLM), accountEntry(sponsor, 10n * XLM), accountEntry(bob, 10n * XLM)]);
+  const envelope = () => feeBump(sponsor, paymentTx(alice, (4n << 32n) + 1n)); // inner: 1 operation, fee 100
+  const innerFee = (r: xdr.TransactionResultWire) => {
+    if (r.result.code !== 1) throw new Error(`fee bump inner success expected, got ${r.result.code}`);
+    return r.result.innerResultPair.result.feeCharged;
+  };
+  assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 24, txSetBaseFee: 50n }).result), 50n, 'the set\'s base fee x 1 operation');
+  assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 24, txSetBaseFee: 500n }).result), 100n, 'never more than the inner fee');
+  assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 24, txSetBaseFee: null }).result), 100n, 'no set base fee: the whole bid');
+  assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 24 }).result), 100n, 'by default the ledger\'s base fee (100)');
+  assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 25, txSetBaseFee: 50n }).result), 0n);
 });

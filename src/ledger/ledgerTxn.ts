@@ -5,7 +5,7 @@
 // Besides entries, each level carries what core keeps beside them in its LedgerTxn and rolls back the
 // same way: the header's idPool (offer ids) and internal values that are never ledger entries (the
 // sponsorships a transaction has begun).
-import { encodeLedgerKey, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
+import { bytesEqual, encodeLedgerKey, type AccountId, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { insertionPoint, isBetterPlace, offerOf, pairId, placeOf, type OfferPlace } from './orderBook.ts';
 
@@ -17,6 +17,8 @@ export interface EntrySource {
    * while a ledger is built. A source without offers may leave it out.
    */
   offers?(selling: Asset, buying: Asset): readonly LedgerEntry[];
+  /** Every committed offer of `seller`. */
+  offersBySeller?(seller: AccountId): readonly LedgerEntry[];
 }
 
 /** Header values an outermost LedgerTxn starts from. */
@@ -120,6 +122,29 @@ export class LedgerTxn {
     const committed = this.bestCommittedOffer(selling, buying, pair, worseThan);
     if (committed && (!best || isBetterPlace(placeOf(offerOf(committed)), placeOf(offerOf(best))))) best = committed;
     return best === undefined ? undefined : cloneWire(best);
+  }
+
+  /**
+   * Every offer of `seller` as this level sees it (stellar-core's loadOffersByAccountAndAsset,
+   * without the asset filter), as private copies.
+   */
+  offersBySeller(seller: AccountId): LedgerEntry[] {
+    const decided = new Set<string>();
+    const out: LedgerEntry[] = [];
+    for (let l: LedgerTxn | null = this; l; l = l.parent) {
+      for (const [id, slot] of l.slots) {
+        if (slot.key.type !== 2 || decided.has(id) || !bytesEqual(slot.key.offer.sellerId.ed25519, seller.ed25519)) continue;
+        decided.add(id);
+        if (slot.entry) out.push(cloneWire(slot.entry));
+      }
+    }
+    let root: LedgerTxn = this;
+    while (root.parent) root = root.parent;
+    for (const e of root.source!.offersBySeller?.(seller) ?? []) {
+      const id = keyId(offerKeyOf(e));
+      if (!decided.has(id)) out.push(cloneWire(e));
+    }
+    return out;
   }
 
   /** The best committed offer of the pair that no level has written or erased. */

@@ -41,6 +41,8 @@ export class OrderBook {
   private readonly books = new Map<string, LedgerEntry[]>();
   /** The pair each offer is in, by offer id. */
   private readonly pairOfOffer = new Map<bigint, string>();
+  /** Each seller's offers, by offer id (revoking a trustline removes them). */
+  private readonly bySeller = new Map<string, Map<bigint, LedgerEntry>>();
 
   /** The offers selling `selling` for `buying`, best first. */
   offers(selling: Asset, buying: Asset): readonly LedgerEntry[] {
@@ -48,6 +50,11 @@ export class OrderBook {
   }
 
   get size(): number { return this.pairOfOffer.size; }
+
+  /** Every offer of `seller`, in no particular order. */
+  offersBySeller(seller: xdr.PublicKeyWire): LedgerEntry[] {
+    return [...(this.bySeller.get(toHex(seller.ed25519))?.values() ?? [])];
+  }
 
   /** Applies stored writes (LedgerKey XDR -> LedgerEntry XDR, null = deleted); other entry types are ignored. */
   apply(writes: Iterable<EntryWrite>): void {
@@ -61,12 +68,16 @@ export class OrderBook {
       if (ledgerKeyType(w.key) !== EntryType.OFFER) continue;
       // an offer key is type, seller id (type + 32 bytes) and the 8-byte id
       const offerId = Buffer.from(w.key.buffer, w.key.byteOffset, w.key.byteLength).readBigInt64BE(40);
+      const sellerHex = toHex(w.key.subarray(8, 40));
       const oldPair = this.pairOfOffer.get(offerId);
       if (oldPair !== undefined) {
         const b = bookFor(oldPair);
         const i = b.findIndex((e) => offerOf(e).offerId === offerId);
         if (i >= 0) b.splice(i, 1);
         this.pairOfOffer.delete(offerId);
+        const mine = this.bySeller.get(sellerHex);
+        mine?.delete(offerId);
+        if (mine?.size === 0) this.bySeller.delete(sellerHex);
       }
       if (w.entry) {
         const entry = decodeLedgerEntry(w.entry);
@@ -75,6 +86,9 @@ export class OrderBook {
         const b = bookFor(pair);
         b.splice(insertionPoint(b, placeOf(offer)), 0, entry);
         this.pairOfOffer.set(offerId, pair);
+        let mine = this.bySeller.get(sellerHex);
+        if (!mine) { mine = new Map(); this.bySeller.set(sellerHex, mine); }
+        mine.set(offerId, entry);
       }
     }
     for (const [pair, b] of touched) {

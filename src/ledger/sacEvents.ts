@@ -60,6 +60,9 @@ export function muxedAccountAddress(m: MuxedAccount): ScAddress {
     : { type: 2, muxedAccount: { id: m.med25519.id, ed25519: m.med25519.ed25519 } };
 }
 
+/** A claimable balance as an ScAddress (CAP-67): where created balances go and claimed ones come from. */
+export const claimableBalanceAddress = (balanceId: xdr.ClaimableBalanceIdWire): ScAddress => ({ type: 3, claimableBalanceId: balanceId });
+
 /** The address as it appears in topics: a muxed account collapses to its plain account. */
 export function withoutMuxInfo(a: ScAddress): ScAddress {
   return a.type === 2 ? { type: 0, accountId: { type: 0, ed25519: a.muxedAccount.ed25519 } } : a;
@@ -158,4 +161,25 @@ export function feeEvent(networkId: Uint8Array, account: AccountId, amount: bigi
   return contractEvent(assetContractId(networkId, { type: 0 }),
     [symVal('fee'), addressVal(accountAddress(account))],
     i128Val(amount));
+}
+
+export const liquidityPoolAddress = (poolId: Uint8Array): ScAddress => ({ type: 4, liquidityPoolId: poolId });
+
+/**
+ * The movements of a trade, two per claim atom in the order they were crossed: what the taker paid
+ * the offer's seller (or the pool), then what it received back. Trades carry no memo or mux id
+ * (core's eventsForClaimAtoms).
+ */
+export function claimAtomEvents(networkId: Uint8Array, taker: MuxedAccount, atoms: readonly xdr.ClaimAtomWire[]): ContractEvent[] {
+  const takerAddress = muxedAccountAddress(taker);
+  const events: ContractEvent[] = [];
+  for (const atom of atoms) {
+    const { counterparty, assetBought, amountBought, assetSold, amountSold } =
+      atom.type === 0 ? { counterparty: accountAddress({ type: 0, ed25519: atom.v0.sellerEd25519 }), ...atom.v0 }
+        : atom.type === 1 ? { counterparty: accountAddress(atom.orderBook.sellerId), ...atom.orderBook }
+          : { counterparty: liquidityPoolAddress(atom.liquidityPool.liquidityPoolId), ...atom.liquidityPool };
+    events.push(movementEvent(networkId, assetBought, takerAddress, counterparty, amountBought));
+    events.push(movementEvent(networkId, assetSold, counterparty, takerAddress, amountSold));
+  }
+  return events;
 }

@@ -84,6 +84,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.state = {
       getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
+      offersBySeller: (seller) => this.orderBook.offersBySeller(seller),
     };
   }
 

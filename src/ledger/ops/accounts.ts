@@ -167,6 +167,14 @@ export function addAccountBalance(ledger: LedgerContext, acc: AccountEntry, delt
 export function addTrustLineBalance(tl: TrustLineEntry, delta: bigint): boolean {
   if (delta === 0n) return true;
   if (!isAuthorizedToMaintainLiabilities(tl)) throw new Error('invalid authorization on trustline balance change');
+  return addTrustLineBalanceSkipAuthorization(tl, delta);
+}
+
+/**
+ * addTrustLineBalance without the authorization requirement: for the issuer's clawback, which may
+ * take from a line it has deauthorized. Liabilities still bound the result.
+ */
+export function addTrustLineBalanceSkipAuthorization(tl: TrustLineEntry, delta: bigint): boolean {
   const next = addWithin(tl.balance, delta, tl.limit);
   if (next === undefined) return false;
   const liab = trustLineLiabilities(tl);

@@ -1,12 +1,13 @@
 // AllowTrust (superseded by SetTrustLineFlags but still valid): the issuer sets the authorization
 // level (0, AUTHORIZED or AUTHORIZED_TO_MAINTAIN_LIABILITIES) of a holder's trustline to one of its
-// own asset codes. As with SetTrustLineFlags, there are no offers or pool shares to remove on revoke.
+// own asset codes. As with SetTrustLineFlags, revoking pulls the holder's offers in the asset.
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey, type Asset } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
-import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS, accountIdEquals, accountOf, isAuthorized, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';
+import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS, accountIdEquals, accountOf, isAuthorized, isAuthorizedToMaintainLiabilities, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';
 import { isAssetValid } from '../assets.ts';
-import { resultMaker } from './opResult.ts';
+import { OP_TOO_MANY_SPONSORING, failOp, resultMaker } from './opResult.ts';
+import { removeOffersAndPoolShares } from '../revocation.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 7 }>;
@@ -61,9 +62,17 @@ export const allowTrust: OpHandler<Body> = {
       return result(ALLOW_TRUST_CANT_REVOKE);
     }
 
+    if (isAuthorizedToMaintainLiabilities(tl) && (flags & TRUSTLINE_AUTH_FLAGS) === 0) {
+      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset);
+      if (removed === 'lowReserve') return result(ALLOW_TRUST_LOW_RESERVE);
+      if (removed === 'tooManySponsoring') return failOp(OP_TOO_MANY_SPONSORING, result(ALLOW_TRUST_LOW_RESERVE).tr);
+    }
+
     ctx.events.push(setAuthorizedEvent(ledger.networkId, asset, trustor, (flags & AUTHORIZED_FLAG) !== 0));
-    tl.flags = flags;
-    ltx.update(entry);
+    // removing offers released liabilities on this very line: take it as it is now
+    const current = ltx.load(key)!;
+    trustLineOf(current).flags = flags;
+    ltx.update(current);
     return result(ALLOW_TRUST_SUCCESS);
   },
 };

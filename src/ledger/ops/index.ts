@@ -1,26 +1,35 @@
 // Registry of the classic operations the standalone ledger engine applies, keyed by OperationType.
 //
 // Supported (each handler receives the whole OperationBody, `op.body`):
-//    0 CREATE_ACCOUNT        createAccount.ts
-//    1 PAYMENT               payment.ts        (native and credit assets)
-//    5 SET_OPTIONS           setOptions.ts
-//    6 CHANGE_TRUST          changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
-//    7 ALLOW_TRUST           allowTrust.ts
-//    8 ACCOUNT_MERGE         accountMerge.ts
-//   10 MANAGE_DATA           manageData.ts
-//   11 BUMP_SEQUENCE         bumpSequence.ts
-//   21 SET_TRUST_LINE_FLAGS  setTrustLineFlags.ts
-//   24 INVOKE_HOST_FUNCTION  invokeHostFunction.ts  (the Soroban host, through the native addon)
-//   25 EXTEND_FOOTPRINT_TTL  extendFootprintTtl.ts
-//   26 RESTORE_FOOTPRINT     restoreFootprint.ts
+//    0 CREATE_ACCOUNT                createAccount.ts
+//    1 PAYMENT                       payment.ts        (native and credit assets)
+//    2 PATH_PAYMENT_STRICT_RECEIVE   pathPaymentStrictReceive.ts  (shared: pathPayment.ts, ../exchange/)
+//    3 MANAGE_SELL_OFFER             manageSellOffer.ts           (shared: manageOffer.ts, ../exchange/)
+//    4 CREATE_PASSIVE_SELL_OFFER     createPassiveSellOffer.ts
+//    5 SET_OPTIONS                   setOptions.ts
+//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
+//    7 ALLOW_TRUST                   allowTrust.ts
+//    8 ACCOUNT_MERGE                 accountMerge.ts
+//   10 MANAGE_DATA                   manageData.ts
+//   11 BUMP_SEQUENCE                 bumpSequence.ts
+//   12 MANAGE_BUY_OFFER              manageBuyOffer.ts
+//   13 PATH_PAYMENT_STRICT_SEND      pathPaymentStrictSend.ts
+//   14 CREATE_CLAIMABLE_BALANCE      createClaimableBalance.ts
+//   15 CLAIM_CLAIMABLE_BALANCE       claimClaimableBalance.ts
+//   19 CLAWBACK                      clawback.ts
+//   20 CLAWBACK_CLAIMABLE_BALANCE    clawbackClaimableBalance.ts
+//   21 SET_TRUST_LINE_FLAGS          setTrustLineFlags.ts
+//   24 INVOKE_HOST_FUNCTION          invokeHostFunction.ts  (the Soroban host, through the native addon)
+//   25 EXTEND_FOOTPRINT_TTL          extendFootprintTtl.ts
+//   26 RESTORE_FOOTPRINT             restoreFootprint.ts
 //
-// Not handled here (the applier answers opNOT_SUPPORTED): path payments (2, 13), offers (3, 4, 12),
-// inflation (9), claimable balances (14, 15, 20), sponsorship (16, 17, 18), clawback (19), liquidity
+// Retired (`retiredOperationTypes`): 9 INFLATION, which core supports only before protocol 12. Like
+// every type without a handler it is answered opNOT_SUPPORTED, and that is core's answer too: core
+// asks isOpSupported before it looks at the operation's source account or signatures, and validation
+// asks for a handler first.
+//
+// Not handled here yet (the applier answers opNOT_SUPPORTED): sponsorship (16, 17, 18), liquidity
 // pools (22, 23).
-//
-// Since offers, liquidity pools and sponsorship operations are absent, no liabilities, pool shares or
-// new sponsorships can arise; the handlers still honour liabilities and sponsorship counters that
-// existing entries carry.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -36,6 +45,16 @@ import { setTrustLineFlags } from './setTrustLineFlags.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
 import { restoreFootprint } from './restoreFootprint.ts';
+import { pathPaymentStrictReceive } from './pathPaymentStrictReceive.ts';
+import { pathPaymentStrictSend } from './pathPaymentStrictSend.ts';
+import { manageSellOffer } from './manageSellOffer.ts';
+import { manageBuyOffer } from './manageBuyOffer.ts';
+import { createPassiveSellOffer } from './createPassiveSellOffer.ts';
+import { createClaimableBalance } from './createClaimableBalance.ts';
+import { claimClaimableBalance } from './claimClaimableBalance.ts';
+import { clawback } from './clawback.ts';
+import { clawbackClaimableBalance } from './clawbackClaimableBalance.ts';
+import { zeroClaimableBalanceId } from '../claimableBalances.ts';
 
 const OP_NO_ACCOUNT = -2;
 
@@ -65,12 +84,21 @@ function asApplied<B extends xdr.OperationBodyWire>(h: OpHandler<B>, arm: string
 const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultArm: string]> = [
   [0, createAccount, 'createAccountResult'],
   [1, payment, 'paymentResult'],
+  [2, pathPaymentStrictReceive, 'pathPaymentStrictReceiveResult'],
+  [3, manageSellOffer, 'manageSellOfferResult'],
+  [4, createPassiveSellOffer, 'createPassiveSellOfferResult'],
   [5, setOptions, 'setOptionsResult'],
   [6, changeTrust, 'changeTrustResult'],
   [7, allowTrust, 'allowTrustResult'],
   [8, accountMerge, 'accountMergeResult'],
   [10, manageData, 'manageDataResult'],
   [11, bumpSequence, 'bumpSeqResult'],
+  [12, manageBuyOffer, 'manageBuyOfferResult'],
+  [13, pathPaymentStrictSend, 'pathPaymentStrictSendResult'],
+  [14, createClaimableBalance, 'createClaimableBalanceResult'],
+  [15, claimClaimableBalance, 'claimClaimableBalanceResult'],
+  [19, clawback, 'clawbackResult'],
+  [20, clawbackClaimableBalance, 'clawbackClaimableBalanceResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],
@@ -80,7 +108,22 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
 export const opHandlers: Partial<Record<number /* OperationType */, OpHandler<any>>> =
   Object.fromEntries(registered.map(([type, h, arm]) => [type, asApplied(h, arm)]));
 
+/**
+ * Operation types core no longer supports at the protocols this engine runs, with the protocol that
+ * retired them. They deliberately have no handler (see the header).
+ */
+export const retiredOperationTypes: ReadonlyMap<number, { name: string; supportedBefore: number }> = new Map([
+  [9, { name: 'INFLATION', supportedBefore: 12 }],
+]);
+
+for (const type of retiredOperationTypes.keys()) {
+  if (opHandlers[type]) throw new Error(`operation type ${type} is retired but has a handler`);
+}
+
 const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
+
+const ZERO_ACCOUNT = { type: 0, ed25519: new Uint8Array(32) };
+const ZERO_OFFER = { sellerId: ZERO_ACCOUNT, offerId: 0n, selling: { type: 0 }, buying: { type: 0 }, amount: 0n, price: { n: 0, d: 0 }, flags: 0, ext: { v: 0 } };
 
 /**
  * The result an operation that passed validation carries when its transaction is refused as
@@ -88,6 +131,14 @@ const resultArms = new Map(registered.map(([type, , arm]) => [type, arm]));
  */
 export function validResultOf(opType: number): xdr.OperationResultTrWire {
   if (opType === 8) return { type: 8, accountMergeResult: { code: 0, sourceAccountBalance: 0n } };
+  // core's default success values: an empty trade and zeroed entries
+  if (opType === 3 || opType === 4 || opType === 12) {
+    return { type: opType, [resultArms.get(opType)!]: { code: 0, success: { offersClaimed: [], offer: { effect: 0, offer: ZERO_OFFER } } } } as unknown as xdr.OperationResultTrWire;
+  }
+  if (opType === 2 || opType === 13) {
+    return { type: opType, [resultArms.get(opType)!]: { code: 0, success: { offers: [], last: { destination: ZERO_ACCOUNT, asset: { type: 0 }, amount: 0n } } } } as unknown as xdr.OperationResultTrWire;
+  }
+  if (opType === 14) return { type: 14, createClaimableBalanceResult: { code: 0, balanceId: zeroClaimableBalanceId() } };
   if (opType === 24) return { type: 24, invokeHostFunctionResult: { code: 0, success: new Uint8Array(32) } };
   const arm = resultArms.get(opType);
   if (!arm) throw new Error(`no result arm for operation type ${opType}`);

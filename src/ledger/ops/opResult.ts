@@ -6,12 +6,13 @@ import type { OpOutcome } from './types.ts';
 /** OperationResult codes other than opINNER that an operation itself may produce. */
 export const OP_NOT_SUPPORTED = -3;
 export const OP_TOO_MANY_SUBENTRIES = -4;
+export const OP_EXCEEDED_WORK_LIMIT = -5;
 export const OP_TOO_MANY_SPONSORING = -6;
 
 export const succeed = (tr: xdr.OperationResultTrWire): OpOutcome => ({ tr, success: true });
 export const failWith = (tr: xdr.OperationResultTrWire): OpOutcome => ({ tr, success: false });
 /** A failure reported as a top-level OperationResult code; `tr` is only a placeholder (see OpOutcome.code). */
-export const failOp = (code: -3 | -4 | -6, placeholder: xdr.OperationResultTrWire): OpOutcome =>
+export const failOp = (code: -3 | -4 | -5 | -6, placeholder: xdr.OperationResultTrWire): OpOutcome =>
   ({ tr: placeholder, success: false, code });
 
 /**

@@ -1,13 +1,13 @@
 // SetTrustLineFlags: the issuer sets and clears flags on a holder's trustline (protocol 17+).
-// Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) would also pull the
-// holder's offers and redeem its pool shares in that asset; this engine has neither offers nor
-// liquidity pools, so there is nothing to remove.
+// Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) also pulls the holder's
+// offers in that asset (revocation.ts).
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
-import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, MASK_TRUSTLINE_FLAGS_V17, TRUSTLINE_AUTH_FLAGS, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountIdEquals, accountOf, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';
+import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, MASK_TRUSTLINE_FLAGS_V17, TRUSTLINE_AUTH_FLAGS, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountIdEquals, accountOf, loadAccountOrThrow, isAuthorizedToMaintainLiabilities, trustLineFlagsValid, trustLineOf } from './accounts.ts';
 import { isAssetValid, isIssuer } from '../assets.ts';
-import { resultMaker } from './opResult.ts';
+import { OP_TOO_MANY_SPONSORING, failOp, resultMaker } from './opResult.ts';
+import { removeOffersAndPoolShares } from '../revocation.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 21 }>;
@@ -51,14 +51,21 @@ export const setTrustLineFlags: OpHandler<Body> = {
     }
 
     const key = trustLineKey(trustor, asset);
-    const entry = ltx.load(key);
-    if (!entry) return result(SET_TRUST_LINE_FLAGS_NO_TRUST_LINE);
-    const tl = trustLineOf(entry);
-    const flags = (tl.flags & ~clearFlags) | setFlags;
+    const before = ltx.load(key);
+    if (!before) return result(SET_TRUST_LINE_FLAGS_NO_TRUST_LINE);
+    const flags = (trustLineOf(before).flags & ~clearFlags) | setFlags;
     if ((flags & TRUSTLINE_AUTH_FLAGS) === TRUSTLINE_AUTH_FLAGS) return result(SET_TRUST_LINE_FLAGS_INVALID_STATE);
 
+    if (isAuthorizedToMaintainLiabilities(trustLineOf(before)) && (flags & TRUSTLINE_AUTH_FLAGS) === 0) {
+      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset);
+      if (removed === 'lowReserve') return result(SET_TRUST_LINE_FLAGS_LOW_RESERVE);
+      if (removed === 'tooManySponsoring') return failOp(OP_TOO_MANY_SPONSORING, result(SET_TRUST_LINE_FLAGS_LOW_RESERVE).tr);
+    }
+
     ctx.events.push(setAuthorizedEvent(ledger.networkId, asset, trustor, (flags & AUTHORIZED_FLAG) !== 0));
-    tl.flags = flags;
+    // removing offers released liabilities on this very line: take it as it is now
+    const entry = ltx.load(key)!;
+    trustLineOf(entry).flags = flags;
     ltx.update(entry);
     return result(SET_TRUST_LINE_FLAGS_SUCCESS);
   },

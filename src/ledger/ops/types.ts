@@ -55,11 +55,11 @@ export interface OpOutcome {
   success: boolean;
   /**
    * Set (only on failure) when the result is an OperationResult code other than opINNER:
-   * opNO_ACCOUNT (-2), opNOT_SUPPORTED (-3), opTOO_MANY_SUBENTRIES (-4) or opTOO_MANY_SPONSORING
-   * (-6). The applier must then emit `{ code }` and ignore `tr`, which is a placeholder.
+   * opNO_ACCOUNT (-2), opNOT_SUPPORTED (-3), opTOO_MANY_SUBENTRIES (-4), opEXCEEDED_WORK_LIMIT (-5,
+   * a trade that would cross more than 1,000 offers) or opTOO_MANY_SPONSORING (-6). The applier must then emit `{ code }` and ignore `tr`, which is a placeholder.
    * `operationResultOf` in ./index.ts does this mapping.
    */
-  code?: -2 | -3 | -4 | -6;
+  code?: -2 | -3 | -4 | -5 | -6;
 }
 
 export interface OpHandler<Body = xdr.OperationBodyWire> {

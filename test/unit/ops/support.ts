@@ -79,6 +79,8 @@ export class MemoryState implements EntrySource {
 
   offers(selling: Asset, buying: Asset): readonly LedgerEntry[] { return this.book.offers(selling, buying); }
 
+  offersBySeller(seller: AccountId): readonly LedgerEntry[] { return this.book.offersBySeller(seller); }
+
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
     const b = this.entries.get(Buffer.from(keyXdr).toString('base64'));
     return b ? decodeLedgerEntry(b) : undefined;
@@ -131,6 +133,10 @@ export interface RunOptions {
   sourceMuxed?: MuxedAccount;
   memo?: xdr.MemoWire;
   maxSeqNumToApply?: OpContext['maxSeqNumToApply'];
+  /** The transaction around the operation (ids derived from it); by default the source, sequence 0, index 0. */
+  txSourceId?: AccountId;
+  txSeqNum?: bigint;
+  opIndex?: number;
 }
 
 /**
@@ -149,8 +155,8 @@ export function runOp(state: MemoryState, body: xdr.OperationBodyWire, source: A
   const ltx = root.nest();
   const events: ContractEvent[] = [];
   const outcome = handler.apply(body, {
-    ltx, ledger, sourceMuxed, source, txMemo: opts.memo ?? { type: 0 }, events, opIndex: 0,
-    txSeqNum: 0n, txSourceId: source, maxSeqNumToApply: opts.maxSeqNumToApply,
+    ltx, ledger, sourceMuxed, source, txMemo: opts.memo ?? { type: 0 }, events, opIndex: opts.opIndex ?? 0,
+    txSeqNum: opts.txSeqNum ?? 0n, txSourceId: opts.txSourceId ?? source, maxSeqNumToApply: opts.maxSeqNumToApply,
   });
   if (!outcome.success) {
     ltx.rollback();

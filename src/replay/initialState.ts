@@ -5,13 +5,33 @@
 // an entry first seen CREATED (or RESTORED from the archive) was not in the live state.
 // Keys no meta shows stay unknown: the replay notes when a transaction reads one.
 import { toBase64, encodeLedgerEntry, encodeLedgerKey, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
-import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
-import type { xdr } from '@stellar/stellar-sdk';
-import { changeListsInOrder } from './closedLedger.ts';
+import { EntryType, keyId, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 
-/** Identifies an entry by its LedgerKey XDR (what EntrySource.getEntry is asked with). */
-export const entryIdOf = (keyXdr: Uint8Array): string => toBase64(keyXdr);
-export const entryIdOfKey = (key: LedgerKey): string => entryIdOf(encodeLedgerKey(key));
+/**
+ * Identifies an entry by its key, as ledgerKeys.ts keyId does: accounts (most of what a ledger
+ * touches) by their 32-byte key, without XDR encoding; other entries by their LedgerKey XDR.
+ */
+export const entryIdOfKey = (key: LedgerKey): string => keyId(key);
+
+/** The same id from LedgerKey XDR (what EntrySource.getEntry is asked with). */
+export const entryIdOf = (keyXdr: Uint8Array): string =>
+  ledgerKeyType(keyXdr) === EntryType.ACCOUNT ? '#' + toBase64(keyXdr.subarray(8, 40)) : toBase64(keyXdr);
+
+/** LedgerKey XDR from an id (an account key is its type words, both 0, and the key). */
+export function keyXdrOfId(id: string): Uint8Array {
+  if (!id.startsWith('#')) return Buffer.from(id, 'base64');
+  const xdr = new Uint8Array(40);
+  xdr.set(Buffer.from(id.slice(1), 'base64'), 8);
+  return xdr;
+}
+
+/** LedgerKey XDR, built by hand for accounts (the XDR writer's set-up costs more than the key). */
+export function keyXdrOf(key: LedgerKey): Uint8Array {
+  if (key.type !== 0) return encodeLedgerKey(key);
+  const xdr = new Uint8Array(40);
+  xdr.set(key.account.accountId.ed25519, 8);
+  return xdr;
+}
 
 export function keyOfChange(c: LedgerEntryChange): LedgerKey {
   switch (c.type) {
@@ -33,12 +53,12 @@ export class InitialState {
   private readonly firstSight = new Map<string, FirstSight>();
 
   /**
-   * Takes in one ledger's changes. Ledgers may come in any order: for each key the earliest ledger
-   * that shows it wins, and within a ledger the first change in application order.
+   * Takes in one ledger's change lists, in application order (closedLedger.ts changeListsInOrder).
+   * Ledgers may come in any order: for each key the earliest ledger that shows it wins, and within
+   * a ledger the first change.
    */
-  observe(lcm: xdr.LedgerCloseMetaWire): void {
-    const seq = (lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2).ledgerHeader.header.ledgerSeq;
-    for (const list of changeListsInOrder(lcm)) {
+  observe(seq: number, changeLists: Iterable<readonly LedgerEntryChange[]>): void {
+    for (const list of changeLists) {
       for (const change of list) {
         const id = entryIdOfKey(keyOfChange(change));
         const known = this.firstSight.get(id);

@@ -9,13 +9,13 @@ import { applyTransaction, maxSeqNumsToApply } from '../ledger/closeLedger.ts';
 import { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
-import type { LedgerEntry, LedgerHeader, LedgerKey } from '../xdr/codec.ts';
+import type { LedgerHeader, LedgerKey } from '../xdr/codec.ts';
 import type { ClosedLedger, ClosedTransaction } from './closedLedger.ts';
 import type { BlindReads, ScratchState } from './scratchState.ts';
 import { outcomeLabel, outcomeOf, operationTypesOf, rowLabel, type RealOutcome } from './classification.ts';
 import { compareTransaction, comparableMetaVersions } from './compareTransaction.ts';
 import { describeDifference } from './firstDifference.ts';
-import { accountsFound, standIns } from './placeholders.ts';
+import { entriesFound, type StandInVersion } from './placeholders.ts';
 import { MIN_REPLAYED_PROTOCOL, Reasons, verdictOf, type Verdict } from './verdict.ts';
 
 export interface ReplayedTransaction {
@@ -75,12 +75,11 @@ export function replayLedger(ledger: ClosedLedger, state: ScratchState, previous
 
 function applyAndCompare(frame: TransactionFrame, t: ClosedTransaction, outcome: RealOutcome, state: ScratchState,
   context: LedgerContext, maxSeqNumToApply: ReturnType<typeof maxSeqNumsToApply>): Verdict {
-  const found = accountsFound(frame, t.result);
-  const shows = (key: LedgerKey) => state.shows(key);
-  const first = applyOnce(frame, t, outcome, state, context, maxSeqNumToApply, standIns(found, shows, 'bare'));
+  const found = entriesFound(frame, t.result);
+  const first = applyOnce(frame, t, outcome, state, context, maxSeqNumToApply, found, 'bare');
   let dependsOnStandIns = false;
   if (first.difference !== null && first.reads.placeholders.size > 0) {
-    const second = applyOnce(frame, t, outcome, state, context, maxSeqNumToApply, standIns(found, shows, 'full'));
+    const second = applyOnce(frame, t, outcome, state, context, maxSeqNumToApply, found, 'full');
     dependsOnStandIns = second.difference !== first.difference;
   }
   return verdictOf(first.difference, { result: t.result, outcome }, first.reads, dependsOnStandIns);
@@ -88,9 +87,9 @@ function applyAndCompare(frame: TransactionFrame, t: ClosedTransaction, outcome:
 
 /** Applies the transaction in a fresh root over the state (which changes between transactions) and compares. */
 function applyOnce(frame: TransactionFrame, t: ClosedTransaction, outcome: RealOutcome, state: ScratchState,
-  context: LedgerContext, maxSeqNumToApply: ReturnType<typeof maxSeqNumsToApply>, placeholders: LedgerEntry[]):
+  context: LedgerContext, maxSeqNumToApply: ReturnType<typeof maxSeqNumsToApply>, found: LedgerKey[], standIns: StandInVersion):
   { difference: string | null; reads: BlindReads } {
-  state.beginTransaction(placeholders);
+  state.beginTransaction(found, standIns);
   let difference: string | null;
   try {
     const root = new LedgerTxn(state, context.ledgerSeq, { idPool: state.idPool });

@@ -13,19 +13,19 @@
 // bytes. It is not core's order (core compares keys field by field), but any deterministic total
 // order applied to both sides gives the same answer to "are these equal"; nothing else is changed.
 import { xdr } from '@stellar/stellar-sdk';
-import { encodeLedgerKey, type LedgerEntryChange } from '../xdr/codec.ts';
+import type { LedgerEntryChange } from '../xdr/codec.ts';
 import { compareBytes } from '../ledger/assets.ts';
-import { keyOfChange } from './initialState.ts';
+import { keyOfChange, keyXdrOf } from './initialState.ts';
 
 /** LedgerEntryChangeType -> position: STATE, CREATED, UPDATED, REMOVED, RESTORED. */
 const TYPE_RANK = [1, 2, 3, 0, 4] as const;
 
 /** A copy of `changes` in canonical order (the changes themselves are shared, not copied). */
 export function sortChanges(changes: readonly LedgerEntryChange[]): LedgerEntryChange[] {
-  const keyed = changes.map((c) => ({
-    c, key: encodeLedgerKey(keyOfChange(c)), rank: TYPE_RANK[c.type], bytes: xdr.LedgerEntryChange.schema.encode(c),
-  }));
-  keyed.sort((a, b) => compareBytes(a.key, b.key) || a.rank - b.rank || compareBytes(a.bytes, b.bytes));
+  const keyed = changes.map((c) => ({ c, key: keyXdrOf(keyOfChange(c)), rank: TYPE_RANK[c.type] }));
+  // two changes of one key and one type are rare (never in core's own metas): encoded only then
+  keyed.sort((a, b) => compareBytes(a.key, b.key) || a.rank - b.rank
+    || compareBytes(xdr.LedgerEntryChange.schema.encode(a.c), xdr.LedgerEntryChange.schema.encode(b.c)));
   return keyed.map((k) => k.c);
 }
 

@@ -1,41 +1,51 @@
-// Accounts the network's result shows it found, even when no meta shows them (an account a
-// transaction reads but does not change is in no meta). Each operation that ran left a result, and
-// how far an operation got tells what it found (stellar-core, protocol 19+):
-//   - an operation's own source, whenever its result is an operation-specific one (opINNER): core
-//     answers opNO_ACCOUNT before anything else when the source is gone (OperationFrame::apply);
-//   - the destination of a payment or path payment, unless the result is MALFORMED (checked before
-//     applying) or NO_DESTINATION: core loads it first of all (PathPaymentStrictReceiveOpFrame and
-//     PathPaymentStrictSendOpFrame doApply; Payment is a path payment without a path), except for
-//     an asset paid back to its issuer without a path (shouldBypassIssuerCheck);
-//   - the issuer of the asset of a ChangeTrust that succeeded (otherwise CHANGE_TRUST_NO_ISSUER).
+// Entries the network's result shows it found, even when no meta shows them (an entry a transaction
+// reads but does not change is in no meta). Each operation that ran left a result, and how far an
+// operation got tells what it found (stellar-core, protocol 19+):
+//   - an operation's own source account, whenever its result is an operation-specific one (opINNER):
+//     core answers opNO_ACCOUNT before anything else when the source is gone (OperationFrame::apply);
+//   - the destination account of a payment or path payment, unless the result is MALFORMED (checked
+//     before applying) or NO_DESTINATION: core loads it first of all (PathPaymentStrictReceiveOpFrame
+//     and PathPaymentStrictSendOpFrame doApply; Payment is a path payment without a path), except
+//     for an asset paid back to its issuer without a path (shouldBypassIssuerCheck);
+//   - the issuer of the asset of a ChangeTrust that succeeded (otherwise CHANGE_TRUST_NO_ISSUER);
+//   - the source's trustlines of an offer's assets (not native, not its own), as far as
+//     ManageOfferOpFrameBase::checkOfferValid got: it looks up the selling line (SELL_NO_TRUST),
+//     then its balance (UNDERFUNDED) and authorization, then the buying line (BUY_NO_TRUST) and
+//     its authorization; every later failure and success passed all of it. Deleting an offer
+//     (amount 0) checks no line.
 // Operations after a failed one still run and leave their own results (TransactionFrame::
 // applyOperations), so this holds for every operation of a transaction that got to its operations.
 // When an operation's result came from validation (opBAD_AUTH, opNOT_SUPPORTED) the others carry
 // default results, and nothing is inferred.
 //
-// The replay knows these accounts existed and nothing else, so it lends the engine stand-ins that
+// (The owner of any offer, trustline or data entry the state holds exists too: a ledger invariant
+// the scratch state applies itself.)
+//
+// The replay knows these entries existed and nothing else, so it lends the engine stand-ins that
 // answer reads only, in two versions with contents as different as can be: when the engine's
 // outcome changes with them, it depends on what the replay cannot know.
 import { xdr } from '@stellar/stellar-sdk';
-import { accountKey, bytesEqual, muxedToAccountId, type AccountId, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
-import { assetEquals, assetIssuer } from '../ledger/assets.ts';
+import { accountKey, bytesEqual, muxedToAccountId, trustLineKey, type AccountId, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
+import { assetEquals, assetIssuer, assetToTrustLineAsset, isIssuer } from '../ledger/assets.ts';
 import type { TransactionFrame } from '../ledger/transactionFrame.ts';
 
 const MALFORMED = -1, NO_DESTINATION = -5;
 /** OperationResult codes given at validation: the other operations' results are then defaults. */
 const OP_BAD_AUTH = -1, OP_NOT_SUPPORTED = -3;
+/** ManageSellOffer / ManageBuyOffer result codes (the same numbers for both). */
+const OFFER = { SELL_NO_TRUST: -2, BUY_NO_TRUST: -3, SELL_NOT_AUTHORIZED: -4, UNDERFUNDED: -7, SELL_NO_ISSUER: -9, BUY_NO_ISSUER: -10 } as const;
 
-/** The accounts the operations' results show the network found, beyond the transaction's own source. */
-export function accountsFound(frame: TransactionFrame, result: xdr.TransactionResultWire): AccountId[] {
+/** The keys of the entries the operations' results show the network found. */
+export function entriesFound(frame: TransactionFrame, result: xdr.TransactionResultWire): LedgerKey[] {
   const results = operationResults(result);
   if (!results || results.some((r) => r.code === OP_BAD_AUTH || r.code === OP_NOT_SUPPORTED)) return [];
-  const found: AccountId[] = [];
+  const found: LedgerKey[] = [];
   frame.tx.operations.forEach((op, i) => {
     const r = results[i];
     if (r.code !== 0) return;
-    if (op.sourceAccount) found.push(muxedToAccountId(op.sourceAccount));
-    const other = otherAccountFound(op.body, innerCode(r.tr));
-    if (other) found.push(other);
+    const source = op.sourceAccount ? muxedToAccountId(op.sourceAccount) : frame.sourceId;
+    if (op.sourceAccount) found.push(accountKey(source));
+    found.push(...foundBy(op.body, source, innerCode(r.tr)));
   });
   return found;
 }
@@ -50,63 +60,90 @@ function operationResults(result: xdr.TransactionResultWire): xdr.OperationResul
 const innerCode = (tr: xdr.OperationResultTrWire): number | undefined =>
   Object.entries(tr).find(([k]) => k !== 'type')?.[1]?.code as number | undefined;
 
-function otherAccountFound(body: xdr.OperationBodyWire, code: number | undefined): AccountId | undefined {
+function foundBy(body: xdr.OperationBodyWire, source: AccountId, code: number | undefined): LedgerKey[] {
+  const reachedDestination = code !== MALFORMED && code !== NO_DESTINATION;
   switch (body.type) {
     case 1: {
       const op = body.paymentOp;
-      return code === MALFORMED || code === NO_DESTINATION ? undefined : destinationUnlessBypassed(op.destination, op.asset, op.asset, 0);
+      return reachedDestination ? destinationUnlessBypassed(op.destination, op.asset, op.asset, 0) : [];
     }
     case 2: {
       const op = body.pathPaymentStrictReceiveOp;
-      return code === MALFORMED || code === NO_DESTINATION ? undefined : destinationUnlessBypassed(op.destination, op.sendAsset, op.destAsset, op.path.length);
+      return reachedDestination ? destinationUnlessBypassed(op.destination, op.sendAsset, op.destAsset, op.path.length) : [];
     }
     case 13: {
       const op = body.pathPaymentStrictSendOp;
-      return code === MALFORMED || code === NO_DESTINATION ? undefined : destinationUnlessBypassed(op.destination, op.sendAsset, op.destAsset, op.path.length);
+      return reachedDestination ? destinationUnlessBypassed(op.destination, op.sendAsset, op.destAsset, op.path.length) : [];
     }
     case 6: {
       const { line, limit } = body.changeTrustOp;
-      return code === 0 && line.type !== 3 && limit > 0n ? assetIssuer(line) : undefined;
+      const issuer = code === 0 && line.type !== 3 && limit > 0n ? assetIssuer(line) : undefined;
+      return issuer ? [accountKey(issuer)] : [];
     }
-    default: return undefined;
+    case 3: return offerLinesFound(source, body.manageSellOfferOp.selling, body.manageSellOfferOp.buying, body.manageSellOfferOp.amount, code);
+    case 4: return offerLinesFound(source, body.createPassiveSellOfferOp.selling, body.createPassiveSellOfferOp.buying, body.createPassiveSellOfferOp.amount, code);
+    case 12: return offerLinesFound(source, body.manageBuyOfferOp.selling, body.manageBuyOfferOp.buying, body.manageBuyOfferOp.buyAmount, code);
+    default: return [];
   }
 }
 
-function destinationUnlessBypassed(destination: xdr.MuxedAccountWire, send: xdr.AssetWire, dest: xdr.AssetWire, pathLength: number): AccountId | undefined {
+function destinationUnlessBypassed(destination: xdr.MuxedAccountWire, send: xdr.AssetWire, dest: xdr.AssetWire, pathLength: number): LedgerKey[] {
   const id = muxedToAccountId(destination);
   const issuer = assetIssuer(dest);
   const bypassed = issuer !== undefined && pathLength === 0 && assetEquals(send, dest) && bytesEqual(issuer.ed25519, id.ed25519);
-  return bypassed ? undefined : id;
+  return bypassed ? [] : [accountKey(id)];
+}
+
+function offerLinesFound(source: AccountId, selling: xdr.AssetWire, buying: xdr.AssetWire, amount: bigint, code: number | undefined): LedgerKey[] {
+  if (amount === 0n || code === undefined || code === MALFORMED || code === OFFER.SELL_NO_TRUST || code === OFFER.SELL_NO_ISSUER) return [];
+  const lines: LedgerKey[] = [];
+  const line = (asset: xdr.AssetWire) => {
+    if (asset.type === 1 || asset.type === 2) {
+      if (!isIssuer(source, asset)) lines.push(trustLineKey(source, assetToTrustLineAsset(asset)));
+    }
+  };
+  line(selling);
+  // the selling line's balance and authorization come before the buying line is looked up
+  if (code !== OFFER.UNDERFUNDED && code !== OFFER.SELL_NOT_AUTHORIZED && code !== OFFER.BUY_NO_TRUST && code !== OFFER.BUY_NO_ISSUER) line(buying);
+  return lines;
 }
 
 export type StandInVersion = 'bare' | 'full';
 
-/** Stand-ins for the found accounts that `shows` says no meta shows. */
-export function standIns(found: readonly AccountId[], shows: (key: LedgerKey) => boolean, version: StandInVersion): LedgerEntry[] {
-  const out = new Map<string, LedgerEntry>();
-  for (const id of found) {
-    const hex = Buffer.from(id.ed25519).toString('hex');
-    if (!out.has(hex) && !shows(accountKey(id))) out.set(hex, standIn(id, version));
-  }
-  return [...out.values()];
-}
-
 /**
- * An account known to exist and nothing more. 'bare': nothing in it, no flags. 'full': every
- * account flag, a large balance, a home domain. No signers in either: the replay does not verify
- * signatures, and a signer a transaction removes would have put the account in its meta.
+ * An entry known to exist and nothing more: an account or a trustline. 'bare': nothing in it, no
+ * flags. 'full': a large balance, every account flag, an authorized line with room to spare. No
+ * signers in either: the replay does not verify signatures, and a signer a transaction removes
+ * would have put the account in its meta. Undefined for other kinds of entries.
  */
-function standIn(accountId: AccountId, version: StandInVersion): LedgerEntry {
+export function standIn(key: LedgerKey, version: StandInVersion): LedgerEntry | undefined {
   const full = version === 'full';
-  return {
-    lastModifiedLedgerSeq: 0,
-    data: {
-      type: 0,
-      account: {
-        accountId, balance: full ? 1n << 60n : 0n, seqNum: 0n, numSubEntries: 0, inflationDest: null, flags: full ? 0xf : 0,
-        homeDomain: new xdr.XdrString(full ? 'stand-in' : ''), thresholds: new Uint8Array([1, 0, 0, 0]), signers: [], ext: { v: 0 },
+  if (key.type === 0) {
+    return {
+      lastModifiedLedgerSeq: 0,
+      data: {
+        type: 0,
+        account: {
+          accountId: key.account.accountId, balance: full ? 1n << 60n : 0n, seqNum: 0n, numSubEntries: 0, inflationDest: null,
+          flags: full ? 0xf : 0, homeDomain: new xdr.XdrString(full ? 'stand-in' : ''), thresholds: new Uint8Array([1, 0, 0, 0]),
+          signers: [], ext: { v: 0 },
+        },
       },
-    },
-    ext: { v: 0 },
-  };
+      ext: { v: 0 },
+    };
+  }
+  if (key.type === 1) {
+    return {
+      lastModifiedLedgerSeq: 0,
+      data: {
+        type: 1,
+        trustLine: {
+          accountId: key.trustLine.accountId, asset: key.trustLine.asset,
+          balance: full ? 1n << 60n : 0n, limit: full ? 1n << 62n : 0n, flags: full ? 1 : 0, ext: { v: 0 },
+        },
+      },
+      ext: { v: 0 },
+    };
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { networkIdOf, type LedgerHeader } from '../xdr/codec.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import { decodeLedger, readLedgerFile, ReplayInputError } from './ledgerFiles.ts';
-import { closedLedgerOf, KNOWN_PASSPHRASES, ledgerBelongsTo, type ClosedLedger } from './closedLedger.ts';
+import { changeListsInOrder, closedLedgerOf, KNOWN_PASSPHRASES, ledgerBelongsTo, type ClosedLedger } from './closedLedger.ts';
 import { InitialState } from './initialState.ts';
 import { ScratchState } from './scratchState.ts';
 import { replayLedger } from './ledgerReplay.ts';
@@ -47,7 +47,7 @@ export function replayFiles(files: readonly string[], opts: ReplayOptions = {}):
       located.set(raw.sequence, { file });
       const lcm = decodeLedger(raw, file);
       passphrase ??= networkOf(lcm);
-      initial.observe(lcm);
+      initial.observe(raw.sequence, changeListsInOrder(lcm));
     }
   }
   const sequences = [...located.keys()].sort((a, b) => a - b);

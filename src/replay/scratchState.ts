@@ -4,19 +4,24 @@
 //
 // It also records what a transaction read that no meta shows, since that decides whether a
 // difference is ours or the replay's blind spot: keys no meta ever shows, accounts known only to
-// exist (placeholders), and the order book (which holds only the offers some meta shows).
+// exist (answered with stand-ins, placeholders.ts), and the order book (which holds only the offers
+// some meta shows).
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import type { EntryWrite } from '../ledger/sorobanState.ts';
-import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
-import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
-import { entryIdOf, type InitialState } from './initialState.ts';
+import {
+  decodeLedgerEntry, decodeLedgerKey, encodeLedgerEntry, toHex,
+  type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey,
+} from '../xdr/codec.ts';
+import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { entryIdOf, entryIdOfKey, keyXdrOf, keyXdrOfId, type InitialState } from './initialState.ts';
+import { standIn, type StandInVersion } from './placeholders.ts';
 
 /** What one transaction read beyond what the metas show. */
 export interface BlindReads {
   /** Entries (LedgerKey XDR, base64) no meta shows, looked up and answered as absent. */
   unknownKeys: Set<string>;
-  /** Accounts no meta shows that the transaction read as placeholders (known to exist, contents unknown). */
+  /** Entries no meta shows but known to exist, read through stand-ins. */
   placeholders: Set<string>;
   /** Order-book queries: the book holds only the offers some meta shows. */
   bookQueries: number;
@@ -24,11 +29,24 @@ export interface BlindReads {
 
 const noReads = (): BlindReads => ({ unknownKeys: new Set(), placeholders: new Set(), bookQueries: 0 });
 
+/**
+ * The owner of an entry an account owns (trustline, offer, data), from its key: each of those keys
+ * opens with the account id (after the entry type and the key type words).
+ */
+function ownerOf(keyXdr: Uint8Array): string | undefined {
+  const type = ledgerKeyType(keyXdr);
+  if (type !== EntryType.TRUSTLINE && type !== EntryType.OFFER && type !== EntryType.DATA) return undefined;
+  return toHex(keyXdr.subarray(8, 40));
+}
+
 export class ScratchState implements EntrySource {
   private readonly entries = new Map<string, Uint8Array>();
   private readonly book = new OrderBook();
   private readonly initial: InitialState;
-  private placeholders = new Map<string, LedgerEntry>();
+  /** Per account (hex), how many trustlines, offers and data entries it owns in the state. */
+  private readonly owned = new Map<string, number>();
+  private found = new Set<string>();
+  private standInVersion: StandInVersion = 'bare';
   private reads: BlindReads = noReads();
   /** The header's idPool as the network's state stands (the highest offer id handed out). */
   idPool: bigint;
@@ -37,11 +55,8 @@ export class ScratchState implements EntrySource {
     this.initial = initial;
     this.idPool = idPool;
     const writes: EntryWrite[] = [];
-    for (const [id, entry] of initial.entries()) {
-      this.entries.set(id, entry);
-      writes.push({ key: Buffer.from(id, 'base64'), entry });
-    }
-    this.book.apply(writes);
+    for (const [id, entry] of initial.entries()) writes.push({ key: keyXdrOfId(id), entry });
+    this.write(writes);
   }
 
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
@@ -49,8 +64,13 @@ export class ScratchState implements EntrySource {
     const bytes = this.entries.get(id);
     if (bytes) return decodeLedgerEntry(bytes);
     if (this.initial.shows(id)) return undefined;
-    const placeholder = this.placeholders.get(id);
-    if (placeholder) { this.reads.placeholders.add(id); return placeholder; }
+    // what the network's result shows it found exists, and so does an account that owns entries
+    const exists = this.found.has(id) || (ledgerKeyType(keyXdr) === EntryType.ACCOUNT && (this.owned.get(toHex(keyXdr.subarray(8, 40))) ?? 0) > 0);
+    const placeholder = exists ? standIn(decodeLedgerKey(keyXdr), this.standInVersion) : undefined;
+    if (placeholder) {
+      this.reads.placeholders.add(id);
+      return placeholder;
+    }
     this.reads.unknownKeys.add(id);
     return undefined;
   }
@@ -61,33 +81,34 @@ export class ScratchState implements EntrySource {
   }
 
   /**
-   * Starts a transaction's read log. `placeholders` are accounts no meta shows but the network
-   * certainly found (sources of a transaction it applied successfully); they answer reads only.
+   * Starts a transaction's read log. `found`: entries the network's result shows it found
+   * (placeholders.ts entriesFound); those no meta shows are answered with stand-ins of `version`.
    */
-  beginTransaction(placeholders: readonly LedgerEntry[] = []): void {
+  beginTransaction(found: readonly LedgerKey[] = [], version: StandInVersion = 'bare'): void {
     this.reads = noReads();
-    this.placeholders = new Map(placeholders.map((e) => [entryIdOf(encodeLedgerKey(ledgerKeyOf(e.data))), e]));
+    this.found = new Set(found.map(entryIdOfKey));
+    this.standInVersion = version;
   }
 
   /** What the transaction read beyond the metas, since beginTransaction. */
   endTransaction(): BlindReads {
     const reads = this.reads;
     this.reads = noReads();
-    this.placeholders = new Map();
+    this.found = new Set();
     return reads;
   }
 
   /** Whether some meta shows this key (its value is then known here). */
-  shows(key: LedgerKey): boolean { return this.initial.shows(entryIdOf(encodeLedgerKey(key))); }
+  shows(key: LedgerKey): boolean { return this.initial.shows(entryIdOfKey(key)); }
 
   /** Writes the network's changes. A created offer moves idPool on: offer ids are handed out in order. */
   apply(changes: readonly LedgerEntryChange[]): void {
     const writes: EntryWrite[] = [];
     for (const c of changes) {
       if (c.type === 3) continue;
-      if (c.type === 2) { writes.push({ key: encodeLedgerKey(c.removed), entry: null }); continue; }
+      if (c.type === 2) { writes.push({ key: keyXdrOf(c.removed), entry: null }); continue; }
       const entry = c.type === 0 ? c.created : c.type === 1 ? c.updated : c.restored;
-      writes.push({ key: encodeLedgerKey(ledgerKeyOf(entry.data)), entry: encodeLedgerEntry(entry) });
+      writes.push({ key: keyXdrOf(ledgerKeyOf(entry.data)), entry: encodeLedgerEntry(entry) });
       if (c.type === 0 && entry.data.type === 2 && entry.data.offer.offerId > this.idPool) this.idPool = entry.data.offer.offerId;
     }
     this.write(writes);
@@ -95,13 +116,16 @@ export class ScratchState implements EntrySource {
 
   /** Removes evicted entries (archived persistent entries leave the live state too). */
   evict(keys: readonly LedgerKey[]): void {
-    this.write(keys.map((k) => ({ key: encodeLedgerKey(k), entry: null })));
+    this.write(keys.map((k) => ({ key: keyXdrOf(k), entry: null })));
   }
 
   private write(writes: EntryWrite[]): void {
     for (const w of writes) {
       const id = entryIdOf(w.key);
+      const existed = this.entries.has(id);
       if (w.entry) this.entries.set(id, w.entry); else this.entries.delete(id);
+      const owner = ownerOf(w.key);
+      if (owner && existed !== (w.entry !== null)) this.owned.set(owner, (this.owned.get(owner) ?? 0) + (existed ? -1 : 1));
     }
     this.book.apply(writes);
   }

@@ -16,7 +16,7 @@ export const Reasons = {
   signatures: 'the network refused a signature: the replay does not verify signatures',
   failedBlindEntries: 'failed on the network, and read entries no meta shows',
   failedBlindBook: 'failed on the network, and read the order book (only offers some meta shows are in it)',
-  placeholder: 'depends on an account no meta shows (known only to exist): ours changes with what stands in for it',
+  placeholder: 'depends on entries no meta shows, known only to exist (from the result): ours changes with what stands in for them',
 } as const;
 
 /** The classic rules the engine follows start at protocol 19 (ops/accounts.ts). */

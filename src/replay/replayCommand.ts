@@ -13,7 +13,11 @@ export interface ReplayCommandOptions {
 
 /** The report's text. */
 export function replayCommand(files: readonly string[], opts: ReplayCommandOptions = {}): string {
-  const summary = summaryOf(replayFiles(files, { networkPassphrase: opts.networkPassphrase }));
+  // progress only for a person watching: a replay of many ledgers takes a while
+  const progress = process.stderr.isTTY ? (seq: number) => process.stderr.write(`\rreplayed ledger ${seq}`) : undefined;
+  const run = replayFiles(files, { networkPassphrase: opts.networkPassphrase, onLedger: progress });
+  if (progress) process.stderr.write('\r\x1b[K');
+  const summary = summaryOf(run);
   if (opts.json) {
     try {
       writeFileSync(opts.json, JSON.stringify(summary, null, 2) + '\n');

@@ -11,7 +11,7 @@ import { OrderBook } from '../ledger/orderBook.ts';
 import type { EntryWrite } from '../ledger/sorobanState.ts';
 import {
   decodeLedgerEntry, decodeLedgerKey, encodeLedgerEntry, toHex,
-  type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey,
+  type AccountId, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey,
 } from '../xdr/codec.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import { entryIdOf, entryIdOfKey, keyXdrOf, keyXdrOfId, type InitialState } from './initialState.ts';
@@ -23,7 +23,7 @@ export interface BlindReads {
   unknownKeys: Set<string>;
   /** Entries no meta shows but known to exist, read through stand-ins. */
   placeholders: Set<string>;
-  /** Order-book queries: the book holds only the offers some meta shows. */
+  /** Order-book queries (by pair or by seller): the book holds only the offers some meta shows. */
   bookQueries: number;
 }
 
@@ -78,6 +78,11 @@ export class ScratchState implements EntrySource {
   offers(selling: Asset, buying: Asset): readonly LedgerEntry[] {
     this.reads.bookQueries++;
     return this.book.offers(selling, buying);
+  }
+
+  offersBySeller(seller: AccountId): readonly LedgerEntry[] {
+    this.reads.bookQueries++;
+    return this.book.offersBySeller(seller);
   }
 
   /**

@@ -52,9 +52,10 @@ test('reading a key no meta shows is logged, and so is every look at the order b
   s.beginTransaction();
   assert.equal(get(s, usdLine(alice)), undefined);
   s.offers(USD, { type: 0 });
+  s.offersBySeller(bob);
   const reads = s.endTransaction();
   assert.deepEqual([...reads.unknownKeys].length, 1);
-  assert.equal(reads.bookQueries, 1);
+  assert.equal(reads.bookQueries, 2);
   s.beginTransaction();
   assert.equal(s.endTransaction().unknownKeys.size, 0, 'each transaction starts a fresh log');
 });
@@ -67,6 +68,7 @@ test('the order book holds the offers the metas show, in book order, and follows
   assert.deepEqual(s.offers(USD, { type: 0 }).map((e) => e.data.type === 2 && e.data.offer.offerId), [7n, 5n]);
   s.apply([{ type: 3, state: cheap }, { type: 2, removed: ledgerKeyOf(cheap.data) }]);
   assert.deepEqual(s.offers(USD, { type: 0 }).map((e) => e.data.type === 2 && e.data.offer.offerId), [5n]);
+  assert.deepEqual(s.offersBySeller(bob).map((e) => e.data.type === 2 && e.data.offer.offerId), [5n]);
 });
 
 test('idPool follows the offers the network creates', () => {

@@ -97,8 +97,9 @@ function applyOnce(frame: TransactionFrame, t: ClosedTransaction, outcome: RealO
       { skipSignatureVerification: true, txSetBaseFee: t.txSetBaseFee });
     const d = compareTransaction(ours, { result: t.result, meta: t.meta });
     const ourOutcome = outcomeLabel(outcomeOf(ours.result));
-    // a different outcome says more than the first differing field (often just the code)
-    difference = d && (ourOutcome !== outcomeLabel(outcome) ? `result: ours ${ourOutcome} real ${outcomeLabel(outcome)}` : describeDifference(d));
+    // a different outcome, named, says more than the first differing field (often a bare code)
+    difference = d && (ourOutcome !== outcomeLabel(outcome)
+      ? `outcome: ours ${ourOutcome} real ${outcomeLabel(outcome)}; ${describeDifference(d)}` : describeDifference(d));
   } catch (e) {
     difference = `the engine threw: ${(e as Error).message}`;
   }

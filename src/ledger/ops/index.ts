@@ -7,7 +7,7 @@
 //    3 MANAGE_SELL_OFFER             manageSellOffer.ts           (shared: manageOffer.ts, ../exchange/)
 //    4 CREATE_PASSIVE_SELL_OFFER     createPassiveSellOffer.ts
 //    5 SET_OPTIONS                   setOptions.ts
-//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
+//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets and liquidity-pool shares)
 //    7 ALLOW_TRUST                   allowTrust.ts
 //    8 ACCOUNT_MERGE                 accountMerge.ts
 //   10 MANAGE_DATA                   manageData.ts
@@ -16,9 +16,14 @@
 //   13 PATH_PAYMENT_STRICT_SEND      pathPaymentStrictSend.ts
 //   14 CREATE_CLAIMABLE_BALANCE      createClaimableBalance.ts
 //   15 CLAIM_CLAIMABLE_BALANCE       claimClaimableBalance.ts
+//   16 BEGIN_SPONSORING_FUTURE_RESERVES  beginSponsoringFutureReserves.ts
+//   17 END_SPONSORING_FUTURE_RESERVES    endSponsoringFutureReserves.ts
+//   18 REVOKE_SPONSORSHIP            revokeSponsorship.ts  (entries and signers)
 //   19 CLAWBACK                      clawback.ts
 //   20 CLAWBACK_CLAIMABLE_BALANCE    clawbackClaimableBalance.ts
 //   21 SET_TRUST_LINE_FLAGS          setTrustLineFlags.ts
+//   22 LIQUIDITY_POOL_DEPOSIT        liquidityPoolDeposit.ts      (pools: ../liquidityPools.ts)
+//   23 LIQUIDITY_POOL_WITHDRAW       liquidityPoolWithdraw.ts
 //   24 INVOKE_HOST_FUNCTION          invokeHostFunction.ts  (the Soroban host, through the native addon)
 //   25 EXTEND_FOOTPRINT_TTL          extendFootprintTtl.ts
 //   26 RESTORE_FOOTPRINT             restoreFootprint.ts
@@ -28,8 +33,9 @@
 // asks isOpSupported before it looks at the operation's source account or signatures, and validation
 // asks for a handler first.
 //
-// Not handled here yet (the applier answers opNOT_SUPPORTED): sponsorship (16, 17, 18), liquidity
-// pools (22, 23).
+// Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
+// its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
+// while a sponsorship is open.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -41,7 +47,12 @@ import { allowTrust } from './allowTrust.ts';
 import { accountMerge } from './accountMerge.ts';
 import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
+import { beginSponsoringFutureReserves } from './beginSponsoringFutureReserves.ts';
+import { endSponsoringFutureReserves } from './endSponsoringFutureReserves.ts';
+import { revokeSponsorship } from './revokeSponsorship.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
+import { liquidityPoolDeposit } from './liquidityPoolDeposit.ts';
+import { liquidityPoolWithdraw } from './liquidityPoolWithdraw.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
 import { restoreFootprint } from './restoreFootprint.ts';
@@ -97,9 +108,14 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [13, pathPaymentStrictSend, 'pathPaymentStrictSendResult'],
   [14, createClaimableBalance, 'createClaimableBalanceResult'],
   [15, claimClaimableBalance, 'claimClaimableBalanceResult'],
+  [16, beginSponsoringFutureReserves, 'beginSponsoringFutureReservesResult'],
+  [17, endSponsoringFutureReserves, 'endSponsoringFutureReservesResult'],
+  [18, revokeSponsorship, 'revokeSponsorshipResult'],
   [19, clawback, 'clawbackResult'],
   [20, clawbackClaimableBalance, 'clawbackClaimableBalanceResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
+  [22, liquidityPoolDeposit, 'liquidityPoolDepositResult'],
+  [23, liquidityPoolWithdraw, 'liquidityPoolWithdrawResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],
   [26, restoreFootprint, 'restoreFootprintResult'],

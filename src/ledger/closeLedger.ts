@@ -360,7 +360,7 @@ function touchFeeBumpSource(frame: TransactionFrame, txLtx: LedgerTxn): LedgerEn
   if (!entry || entry.data.type !== 0) { ltx.rollback(); return []; }
   const signers = entry.data.account.signers;
   const i = signers.findIndex((s) => s.key.type === 1 && bytesEqual(s.key.preAuthTx, frame.hash));
-  if (i >= 0) removeSignerAt(ltx, entry, i);
+  if (i >= 0) removeSignerWithPossibleSponsorship(ltx, entry, i);
   ltx.update(entry);
   return ltx.commit();
 }

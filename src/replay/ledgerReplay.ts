@@ -89,7 +89,7 @@ function applyAndCompare(frame: TransactionFrame, t: ClosedTransaction, outcome:
 function applyOnce(frame: TransactionFrame, t: ClosedTransaction, outcome: RealOutcome, state: ScratchState,
   context: LedgerContext, maxSeqNumToApply: ReturnType<typeof maxSeqNumsToApply>, found: LedgerKey[], standIns: StandInVersion):
   { difference: string | null; reads: BlindReads } {
-  state.beginTransaction(found, standIns);
+  state.beginTransaction(found, { version: standIns, baseReserve: context.baseReserve });
   let difference: string | null;
   try {
     const root = new LedgerTxn(state, context.ledgerSeq, { idPool: state.idPool });

@@ -111,35 +111,70 @@ function offerLinesFound(source: AccountId, selling: xdr.AssetWire, buying: xdr.
 export type StandInVersion = 'bare' | 'full';
 
 /**
- * An entry known to exist and nothing more: an account or a trustline. 'bare': nothing in it, no
- * flags. 'full': a large balance, every account flag, an authorized line with room to spare. No
- * signers in either: the replay does not verify signatures, and a signer a transaction removes
- * would have put the account in its meta. Undefined for other kinds of entries.
+ * What the replay's state says a stood-in entry must at least hold, so that it agrees with the
+ * entries the state knows its account owns: the ledger's invariants (sub-entries counted, offers'
+ * liabilities carried by the account or line they sell and buy through, reserves covered) hold for
+ * it as for any real entry, and the engine's own consistency checks pass as they did on the network.
  */
-export function standIn(key: LedgerKey, version: StandInVersion): LedgerEntry | undefined {
+export interface StandInFloor {
+  /** Trustlines, offers and data entries the account owns in the state (numSubEntries counts them). */
+  subEntries: number;
+  /** Of those, the ones another account sponsors (numSponsored). */
+  sponsored: number;
+  /** What the account's known offers commit in the stand-in's asset (native for an account). */
+  liabilities: { buying: bigint; selling: bigint };
+  baseReserve: number;
+}
+
+const HUGE = 1n << 60n;
+const AUTHORIZED = 1, AUTHORIZED_TO_MAINTAIN_LIABILITIES = 2;
+
+/**
+ * An entry known to exist and nothing more: an account or a trustline, at the floor its known
+ * entries set. 'bare': the least it can hold (the reserve and what its offers sell; a line only
+ * authorized to maintain liabilities if it has any, else not at all). 'full': a large balance,
+ * every account flag, an authorized line with room to spare. No signers in either: the replay does
+ * not verify signatures, and a signer a transaction removes would have put the account in its
+ * meta. Undefined for other kinds of entries.
+ */
+export function standIn(key: LedgerKey, version: StandInVersion, floor: StandInFloor): LedgerEntry | undefined {
   const full = version === 'full';
+  const { liabilities } = floor;
+  const owes = liabilities.buying > 0n || liabilities.selling > 0n;
   if (key.type === 0) {
+    const reserve = BigInt(2 + floor.subEntries - floor.sponsored) * BigInt(floor.baseReserve);
+    const ext: xdr.AccountEntryExtWire = !owes && floor.sponsored === 0 ? { v: 0 } : {
+      v: 1,
+      v1: {
+        liabilities,
+        ext: floor.sponsored === 0 ? { v: 0 }
+          : { v: 2, v2: { numSponsored: floor.sponsored, numSponsoring: 0, signerSponsoringIDs: [], ext: { v: 0 } } },
+      },
+    };
     return {
       lastModifiedLedgerSeq: 0,
       data: {
         type: 0,
         account: {
-          accountId: key.account.accountId, balance: full ? 1n << 60n : 0n, seqNum: 0n, numSubEntries: 0, inflationDest: null,
-          flags: full ? 0xf : 0, homeDomain: new xdr.XdrString(full ? 'stand-in' : ''), thresholds: new Uint8Array([1, 0, 0, 0]),
-          signers: [], ext: { v: 0 },
+          accountId: key.account.accountId, balance: full ? HUGE + liabilities.selling : reserve + liabilities.selling, seqNum: 0n,
+          numSubEntries: floor.subEntries, inflationDest: null, flags: full ? 0xf : 0,
+          homeDomain: new xdr.XdrString(full ? 'stand-in' : ''), thresholds: new Uint8Array([1, 0, 0, 0]), signers: [], ext,
         },
       },
       ext: { v: 0 },
     };
   }
   if (key.type === 1) {
+    const balance = full ? HUGE + liabilities.selling : liabilities.selling;
     return {
       lastModifiedLedgerSeq: 0,
       data: {
         type: 1,
         trustLine: {
-          accountId: key.trustLine.accountId, asset: key.trustLine.asset,
-          balance: full ? 1n << 60n : 0n, limit: full ? 1n << 62n : 0n, flags: full ? 1 : 0, ext: { v: 0 },
+          accountId: key.trustLine.accountId, asset: key.trustLine.asset, balance,
+          limit: full ? HUGE * 4n + liabilities.buying : balance + liabilities.buying,
+          flags: full ? AUTHORIZED : owes ? AUTHORIZED_TO_MAINTAIN_LIABILITIES : 0,
+          ext: owes ? { v: 1, v1: { liabilities, ext: { v: 0 } } } : { v: 0 },
         },
       },
       ext: { v: 0 },

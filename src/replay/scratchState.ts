@@ -15,7 +15,12 @@ import {
 } from '../xdr/codec.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import { entryIdOf, entryIdOfKey, keyXdrOf, keyXdrOfId, type InitialState } from './initialState.ts';
-import { standIn, type StandInVersion } from './placeholders.ts';
+import { standIn, type StandInFloor, type StandInVersion } from './placeholders.ts';
+import { offerLiabilities } from '../ledger/exchange/exchangeMath.ts';
+import { assetEquals } from '../ledger/assets.ts';
+
+/** Which stand-ins a transaction reads, and the reserve they must hold. */
+export interface StandInOptions { version: StandInVersion; baseReserve: number }
 
 /** What one transaction read beyond what the metas show. */
 export interface BlindReads {
@@ -43,10 +48,10 @@ export class ScratchState implements EntrySource {
   private readonly entries = new Map<string, Uint8Array>();
   private readonly book = new OrderBook();
   private readonly initial: InitialState;
-  /** Per account (hex), how many trustlines, offers and data entries it owns in the state. */
-  private readonly owned = new Map<string, number>();
+  /** Per account (hex), the trustlines, offers and data entries (ids) it owns in the state. */
+  private readonly owned = new Map<string, Set<string>>();
   private found = new Set<string>();
-  private standInVersion: StandInVersion = 'bare';
+  private standIns: StandInOptions = { version: 'bare', baseReserve: 0 };
   private reads: BlindReads = noReads();
   /** The header's idPool as the network's state stands (the highest offer id handed out). */
   idPool: bigint;
@@ -65,8 +70,9 @@ export class ScratchState implements EntrySource {
     if (bytes) return decodeLedgerEntry(bytes);
     if (this.initial.shows(id)) return undefined;
     // what the network's result shows it found exists, and so does an account that owns entries
-    const exists = this.found.has(id) || (ledgerKeyType(keyXdr) === EntryType.ACCOUNT && (this.owned.get(toHex(keyXdr.subarray(8, 40))) ?? 0) > 0);
-    const placeholder = exists ? standIn(decodeLedgerKey(keyXdr), this.standInVersion) : undefined;
+    const exists = this.found.has(id) || (ledgerKeyType(keyXdr) === EntryType.ACCOUNT && (this.owned.get(toHex(keyXdr.subarray(8, 40)))?.size ?? 0) > 0);
+    const key = exists ? decodeLedgerKey(keyXdr) : undefined;
+    const placeholder = key && standIn(key, this.standIns.version, this.floorOf(key));
     if (placeholder) {
       this.reads.placeholders.add(id);
       return placeholder;
@@ -87,12 +93,35 @@ export class ScratchState implements EntrySource {
 
   /**
    * Starts a transaction's read log. `found`: entries the network's result shows it found
-   * (placeholders.ts entriesFound); those no meta shows are answered with stand-ins of `version`.
+   * (placeholders.ts entriesFound); those no meta shows are answered with stand-ins.
    */
-  beginTransaction(found: readonly LedgerKey[] = [], version: StandInVersion = 'bare'): void {
+  beginTransaction(found: readonly LedgerKey[] = [], standIns: StandInOptions = { version: 'bare', baseReserve: 0 }): void {
     this.reads = noReads();
     this.found = new Set(found.map(entryIdOfKey));
-    this.standInVersion = version;
+    this.standIns = standIns;
+  }
+
+  /** What the state's entries owned by the stand-in's account commit it to. */
+  private floorOf(key: LedgerKey): StandInFloor {
+    const account = key.type === 0 ? key.account.accountId : key.type === 1 ? key.trustLine.accountId : undefined;
+    const floor: StandInFloor = { subEntries: 0, sponsored: 0, liabilities: { buying: 0n, selling: 0n }, baseReserve: this.standIns.baseReserve };
+    if (!account) return floor;
+    // the asset whose liabilities the stand-in carries: native for an account, the line's own asset
+    const asset: Asset | undefined = key.type === 0 ? { type: 0 }
+      : key.type === 1 && (key.trustLine.asset.type === 1 || key.trustLine.asset.type === 2) ? key.trustLine.asset as Asset : undefined;
+    for (const id of this.owned.get(toHex(account.ed25519)) ?? []) {
+      const entry = decodeLedgerEntry(this.entries.get(id)!);
+      // a pool-share line counts twice (core's computeMultiplier), everything else an account owns once
+      const weight = entry.data.type === 1 && entry.data.trustLine.asset.type === 3 ? 2 : 1;
+      floor.subEntries += weight;
+      if (entry.ext.v === 1 && entry.ext.v1.sponsoringId) floor.sponsored += weight;
+      if (entry.data.type !== 2 || !asset) continue;
+      const offer = entry.data.offer;
+      const owed = offerLiabilities(offer.price, offer.amount);
+      if (assetEquals(offer.selling, asset)) floor.liabilities.selling += owed.selling;
+      if (assetEquals(offer.buying, asset)) floor.liabilities.buying += owed.buying;
+    }
+    return floor;
   }
 
   /** What the transaction read beyond the metas, since beginTransaction. */
@@ -130,7 +159,12 @@ export class ScratchState implements EntrySource {
       const existed = this.entries.has(id);
       if (w.entry) this.entries.set(id, w.entry); else this.entries.delete(id);
       const owner = ownerOf(w.key);
-      if (owner && existed !== (w.entry !== null)) this.owned.set(owner, (this.owned.get(owner) ?? 0) + (existed ? -1 : 1));
+      if (owner && existed !== (w.entry !== null)) {
+        let ids = this.owned.get(owner);
+        if (!ids) { ids = new Set(); this.owned.set(owner, ids); }
+        if (w.entry) ids.add(id); else ids.delete(id);
+        if (ids.size === 0) this.owned.delete(owner);
+      }
     }
     this.book.apply(writes);
   }

@@ -64,10 +64,25 @@ test('nothing is inferred when the results came from validation, or the transact
   assert.deepEqual(entriesFound(f, badSeq), []);
 });
 
-test('stand-ins exist for accounts and trustlines only, bare and full', () => {
-  const bare = standIn(line(source, USD), 'bare');
-  const full = standIn(line(source, USD), 'full');
+test('stand-ins exist for accounts and trustlines only, bare and full, at the floor the known entries set', () => {
+  const floor = { subEntries: 3, sponsored: 1, liabilities: { buying: 40n, selling: 25n }, baseReserve: 5_000_000 };
+  const bare = standIn(line(source, USD), 'bare', floor);
+  const full = standIn(line(source, USD), 'full', floor);
   assert.ok(bare?.data.type === 1 && full?.data.type === 1);
   assert.notDeepEqual(bare, full);
-  assert.equal(standIn(dataKey(source, 'x'), 'bare'), undefined);
+  const bareLine = bare.data.trustLine;
+  assert.equal(bareLine.balance, 25n, 'holds what its offers sell');
+  assert.equal(bareLine.limit, 65n, 'and room for what they buy');
+  assert.equal(bareLine.flags, 2, 'authorized to maintain its liabilities, no more');
+  assert.deepEqual(bareLine.ext, { v: 1, v1: { liabilities: { buying: 40n, selling: 25n }, ext: { v: 0 } } });
+
+  const account = standIn(accountKey(source), 'bare', floor);
+  assert.ok(account?.data.type === 0);
+  const acc = account.data.account;
+  assert.equal(acc.numSubEntries, 3);
+  assert.equal(acc.balance, (2n + 3n - 1n) * 5_000_000n + 25n, 'the reserve of what it owns, and what its offers sell');
+  assert.ok(acc.ext.v === 1 && acc.ext.v1.ext.v === 2 && acc.ext.v1.ext.v2.numSponsored === 1);
+  const plain = standIn(accountKey(source), 'bare', { subEntries: 0, sponsored: 0, liabilities: { buying: 0n, selling: 0n }, baseReserve: 5_000_000 });
+  assert.ok(plain?.data.type === 0 && plain.data.account.ext.v === 0 && plain.data.account.balance === 10_000_000n);
+  assert.equal(standIn(dataKey(source, 'x'), 'bare', floor), undefined);
 });

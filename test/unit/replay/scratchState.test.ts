@@ -98,16 +98,29 @@ test('an account that owns entries in the state exists: read through a stand-in 
 
 test('entries the result shows were found are stood in for, bare or full, for that transaction only', () => {
   const s = new ScratchState(seeded([]), 0n);
-  s.beginTransaction([accountKey(alice), usdLine(alice)], 'bare');
+  s.beginTransaction([accountKey(alice), usdLine(alice)], { version: 'bare', baseReserve: 5_000_000 });
   const bare = get(s, usdLine(alice));
   assert.ok(bare?.data.type === 1 && bare.data.trustLine.balance === 0n && bare.data.trustLine.flags === 0);
   assert.ok(get(s, accountKey(alice))?.data.type === 0);
   assert.equal(s.endTransaction().placeholders.size, 2);
-  s.beginTransaction([usdLine(alice)], 'full');
+  s.beginTransaction([usdLine(alice)], { version: 'full', baseReserve: 5_000_000 });
   const full = get(s, usdLine(alice));
   assert.ok(full?.data.type === 1 && full.data.trustLine.balance > 0n && full.data.trustLine.flags === 1);
   s.endTransaction();
   s.beginTransaction();
   assert.equal(get(s, usdLine(alice)), undefined);
   assert.equal(s.endTransaction().unknownKeys.size, 1);
+});
+
+test("a stand-in agrees with what the state knows its account owns: sub-entries, offers' liabilities", () => {
+  const line = trustLineEntry(bob, USD, 30n, 100n, 1);
+  const selling = offer(bob, 9n, 2); // sells 10 USD for XLM at 2: buys 20 XLM
+  const s = new ScratchState(seeded([[{ type: 3, state: line }, { type: 3, state: selling }]]), 9n);
+  s.beginTransaction([usdLine(alice)], { version: 'bare', baseReserve: 5_000_000 });
+  const account = get(s, accountKey(bob));
+  assert.ok(account?.data.type === 0);
+  assert.equal(account.data.account.numSubEntries, 2);
+  assert.ok(account.data.account.ext.v === 1);
+  assert.deepEqual(account.data.account.ext.v1.liabilities, { buying: 20n, selling: 0n });
+  s.endTransaction();
 });

@@ -31,11 +31,10 @@ export interface ReplayRun {
   notes: string[];
 }
 
-interface Located { file: string }
-
 export function replayFiles(files: readonly string[], opts: ReplayOptions = {}): ReplayRun {
   if (files.length === 0) throw new ReplayInputError('no files to replay');
-  const located = new Map<number, Located>();
+  /** The file each ledger is in. */
+  const located = new Map<number, string>();
   const initial = new InitialState();
   let passphrase = opts.networkPassphrase;
 
@@ -43,8 +42,8 @@ export function replayFiles(files: readonly string[], opts: ReplayOptions = {}):
   for (const file of files) {
     for (const raw of readLedgerFile(file)) {
       const earlier = located.get(raw.sequence);
-      if (earlier) throw new ReplayInputError(`ledger ${raw.sequence} is in both ${earlier.file} and ${file}`);
-      located.set(raw.sequence, { file });
+      if (earlier) throw new ReplayInputError(`ledger ${raw.sequence} is in both ${earlier} and ${file}`);
+      located.set(raw.sequence, file);
       const lcm = decodeLedger(raw, file);
       passphrase ??= networkOf(lcm);
       initial.observe(raw.sequence, changeListsInOrder(lcm));
@@ -70,7 +69,7 @@ export function replayFiles(files: readonly string[], opts: ReplayOptions = {}):
   let state: ScratchState | undefined;
   let previous: LedgerHeader | undefined;
   for (const seq of sequences) {
-    const file = located.get(seq)!.file;
+    const file = located.get(seq)!;
     const ledger = closedLedgerOf(decodeLedger(reader.ledger(file, seq), file), networkId, file);
     if (!state) {
       const start = startingIdPool(ledger);

@@ -37,7 +37,7 @@ export function signatureRefused(result: xdr.TransactionResultWire): boolean {
  * The verdict on a transaction the engine applied. `difference` is null when ours is identical;
  * otherwise what the engine read that the metas do not show decides whether the difference is the
  * engine's. `dependsOnStandIns`: the engine's outcome changed with the contents of the stand-ins for
- * accounts known only to exist (placeholders.ts).
+ * entries known only to exist (placeholders.ts).
  */
 export function verdictOf(difference: string | null, real: { result: xdr.TransactionResultWire; outcome: RealOutcome },
   reads: BlindReads, dependsOnStandIns: boolean): Verdict {
@@ -45,7 +45,7 @@ export function verdictOf(difference: string | null, real: { result: xdr.Transac
   if (signatureRefused(real.result)) return { kind: 'undetermined', reason: Reasons.signatures, difference };
   if (dependsOnStandIns) return { kind: 'undetermined', reason: Reasons.placeholder, difference };
   // What a failed transaction read is rolled back with it and so shows in no meta; a successful one
-  // shows every entry it changed, and the accounts it only read are stood in for, so its outcome is
+  // shows every entry it changed, and the entries it only read are stood in for, so its outcome is
   // the engine's to get right.
   if (real.outcome.kind !== 'success') {
     if (reads.unknownKeys.size > 0) return { kind: 'undetermined', reason: Reasons.failedBlindEntries, difference };

@@ -2,7 +2,7 @@
 // be decided, the differences; as text for people and as JSON for machines.
 import { CLASSIFICATION_NOTE } from './classification.ts';
 import type { ReplayRun } from './replayRun.ts';
-import type { Counts, DifferenceRecord, OperationTypeCounts, Row } from './tally.ts';
+import type { Counts, DifferenceRecord, OperationTypeCounts, Row, UndeterminedRecord } from './tally.ts';
 
 export interface ReplaySummary {
   files: string[];
@@ -17,6 +17,8 @@ export interface ReplaySummary {
   supportedSuccesses: Counts & { identicalShare: number | null };
   operationTypes: Record<string, OperationTypeCounts>;
   differences: DifferenceRecord[];
+  /** Applied transactions whose difference the metas cannot settle (JSON only; the text gives their reasons). */
+  undetermined: UndeterminedRecord[];
   notes: string[];
 }
 
@@ -37,6 +39,7 @@ export function summaryOf(run: ReplayRun): ReplaySummary {
     supportedSuccesses: { ...s, identicalShare: decided > 0 ? s.identical / decided : null },
     operationTypes: Object.fromEntries([...t.operationTypes].sort((a, b) => a[0].localeCompare(b[0]))),
     differences: t.differences,
+    undetermined: t.undetermined,
     notes: run.notes,
   };
 }

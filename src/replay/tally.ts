@@ -22,6 +22,9 @@ export interface DifferenceRecord {
   unsupported: boolean;
 }
 
+/** A transaction the engine applied whose difference the metas cannot settle. */
+export interface UndeterminedRecord extends Omit<DifferenceRecord, 'unsupported'> { reason: string }
+
 export interface OperationTypeCounts { transactions: number; applied: number }
 
 const zero = (): Counts => ({ transactions: 0, identical: 0, different: 0, undetermined: 0 });
@@ -32,6 +35,8 @@ export class Tally {
   readonly rows = new Map<string, Row>();
   readonly reasons = new Map<string, number>();
   readonly differences: DifferenceRecord[] = [];
+  /** The undetermined transactions the engine applied, with the difference it could not settle. */
+  readonly undetermined: UndeterminedRecord[] = [];
   /** Per operation type (by name): transactions holding it, and how many of them the engine applied. */
   readonly operationTypes = new Map<string, OperationTypeCounts>();
   /** Successful transactions made only of supported operation types, applied by the engine. */
@@ -54,12 +59,13 @@ export class Tally {
       if (t.applied) c.applied++;
       this.operationTypes.set(name, c);
     }
-    if (t.verdict.kind === 'undetermined') this.reasons.set(t.verdict.reason, (this.reasons.get(t.verdict.reason) ?? 0) + 1);
+    const where = { ledger: t.ledger, hash: t.hashHex, operations: t.operationTypes.map(operationTypeName).join('+'), row: t.row };
+    if (t.verdict.kind === 'undetermined') {
+      this.reasons.set(t.verdict.reason, (this.reasons.get(t.verdict.reason) ?? 0) + 1);
+      if (t.verdict.difference !== undefined) this.undetermined.push({ ...where, reason: t.verdict.reason, difference: t.verdict.difference });
+    }
     if (t.verdict.kind === 'different') {
-      this.differences.push({
-        ledger: t.ledger, hash: t.hashHex, operations: t.operationTypes.map(operationTypeName).join('+'), row: t.row,
-        difference: t.verdict.difference, unsupported,
-      });
+      this.differences.push({ ...where, difference: t.verdict.difference, unsupported });
     }
   }
 }

@@ -1,0 +1,333 @@
+// The classic market of the standalone network as a user meets it, over HTTP with the official JS
+// SDK: offers crossing, updated, deleted and resting passively (read back as OFFER entries with
+// getLedgerEntries), path payments over two hops of the book, revocation pulling a holder's offers,
+// and every step checked through balances, liabilities, sub-entries, the decoded operation results
+// and the CAP-67 events getEvents serves.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Asset, AuthRequiredFlag, AuthRevocableFlag, Operation, type Keypair, type rpc } from '@stellar/stellar-sdk';
+import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { server } from './support/sdk.ts';
+import {
+  accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, manageOfferSuccess, movement, offerEntries,
+  offerIdOf, opCodes, pathPaymentSuccess, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult,
+  trustLineView, type Trade,
+} from './support/classic.ts';
+
+const MANAGE_OFFER_CREATED = 0;
+const MANAGE_OFFER_UPDATED = 1;
+const MANAGE_OFFER_DELETED = 2;
+const PASSIVE_FLAG = 1;
+
+describe('the classic market over JSON-RPC (JS SDK)', () => {
+  let node: NodeProcess;
+  let s: rpc.Server;
+
+  before(async () => {
+    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
+    s = server(node.url);
+  });
+  after(async () => { await node?.stop(); });
+
+  /** An issuer of `codes` (no flags), and `holders` trusting all of them, set up in one transaction the issuer pays for. */
+  async function issue(codes: string[], holders: Keypair[], grants: { to: Keypair; code: string; amount: string }[] = []) {
+    const issuer = await fundedAccount(s);
+    const assets = Object.fromEntries(codes.map((c) => [c, new Asset(c, issuer.publicKey())])) as Record<string, Asset>;
+    await applied(s, issuer, [
+      ...holders.flatMap((h) => codes.map((c) => Operation.changeTrust({ asset: assets[c], source: h.publicKey() }))),
+      ...grants.map((g) => Operation.payment({ destination: g.to.publicKey(), asset: assets[g.code], amount: g.amount })),
+    ], holders);
+    return { issuer, assets };
+  }
+
+  const xlmOf = async (kp: Keypair) => (await accountView(s, kp.publicKey())).balance;
+  const heldOf = async (kp: Keypair, asset: Asset) => (await trustLineView(s, kp.publicKey(), asset))!.balance;
+
+  it('two accounts trade: an offer rests, is crossed partly, updated, crossed fully; a buy offer rests and is deleted; a passive offer rests against one at its price', async () => {
+    const [maker, taker] = [await fundedAccount(s), await fundedAccount(s)];
+    const { assets: { USD } } = await issue(['USD'], [maker, taker], [{ to: maker, code: 'USD', amount: '1000' }]);
+    const makerXlm0 = await xlmOf(maker);
+    const takerXlm0 = await xlmOf(taker);
+
+    // maker sells 100 USD at 2 XLM each: nothing to cross, the offer rests
+    const offerA = await applied(s, maker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '100', price: '2' })]);
+    let r = manageOfferSuccess(offerA.done);
+    assert.deepEqual(r.offersClaimed, []);
+    assert.equal(r.offer.effect, MANAGE_OFFER_CREATED);
+    const idA = offerIdOf(r);
+    let [storedA] = await offerEntries(s, maker.publicKey(), [idA]);
+    assert.deepEqual(storedA, (r.offer as { offer: unknown }).offer, 'getLedgerEntries serves the offer the result reported');
+    assert.equal(storedA!.amount, stroops('100'));
+    assert.deepEqual(storedA!.price, { n: 2, d: 1 });
+    assert.deepEqual(storedA!.selling, assetWire(USD));
+    assert.deepEqual(storedA!.buying, assetWire(Asset.native()));
+    assert.equal(storedA!.flags, 0);
+    let makerAccount = await accountView(s, maker.publicKey());
+    assert.equal(makerAccount.numSubEntries, 2, 'the USD trustline and the offer');
+    assert.equal(makerAccount.buying, stroops('200'), 'the XLM the offer would receive');
+    assert.equal(makerAccount.selling, 0n);
+    let makerUsd = (await trustLineView(s, maker.publicKey(), USD))!;
+    assert.deepEqual([makerUsd.selling, makerUsd.buying], [stroops('100'), 0n]);
+    assert.deepEqual(await transactionEvents(s, offerA), [], 'a resting offer moves nothing');
+
+    // taker sells 60 XLM at 0.5 USD each: takes 30 USD of A at A's price, nothing of it rests
+    const cross1 = await applied(s, taker, [Operation.manageSellOffer({ selling: Asset.native(), buying: USD, amount: '60', price: '0.5' })]);
+    r = manageOfferSuccess(cross1.done);
+    assert.equal(r.offer.effect, MANAGE_OFFER_DELETED);
+    const trade1: Trade = { seller: maker.publicKey(), offerId: idA, sold: USD.toString(), amountSold: stroops('30'), bought: 'native', amountBought: stroops('60') };
+    assert.deepEqual(r.offersClaimed.map(tradeOf), [trade1]);
+    [storedA] = await offerEntries(s, maker.publicKey(), [idA]);
+    assert.equal(storedA!.amount, stroops('70'), 'A shrank by what it sold');
+    makerAccount = await accountView(s, maker.publicKey());
+    assert.equal(makerAccount.balance, makerXlm0 - feeCharged(offerA.done) + stroops('60'));
+    assert.equal(makerAccount.buying, stroops('140'));
+    makerUsd = (await trustLineView(s, maker.publicKey(), USD))!;
+    assert.deepEqual([makerUsd.balance, makerUsd.selling], [stroops('970'), stroops('70')]);
+    assert.equal(await heldOf(taker, USD), stroops('30'));
+    assert.equal(await xlmOf(taker), takerXlm0 - stroops('60') - feeCharged(cross1.done));
+    assert.equal((await accountView(s, taker.publicKey())).numSubEntries, 1, 'nothing of the taker rests');
+    assert.deepEqual(await transactionEvents(s, cross1), tradeEvents(taker.publicKey(), trade1));
+
+    // maker updates A: 50 USD at 3 XLM; its liabilities follow
+    const update = await applied(s, maker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '50', price: '3', offerId: idA.toString() })]);
+    r = manageOfferSuccess(update.done);
+    assert.deepEqual(r.offersClaimed, []);
+    assert.equal(r.offer.effect, MANAGE_OFFER_UPDATED);
+    assert.equal(offerIdOf(r), idA);
+    [storedA] = await offerEntries(s, maker.publicKey(), [idA]);
+    assert.deepEqual([storedA!.amount, storedA!.price], [stroops('50'), { n: 3, d: 1 }]);
+    makerAccount = await accountView(s, maker.publicKey());
+    assert.deepEqual([makerAccount.numSubEntries, makerAccount.buying], [2, stroops('150')]);
+    assert.equal((await trustLineView(s, maker.publicKey(), USD))!.selling, stroops('50'));
+
+    // taker buys 80 USD paying up to 4 XLM each: takes all of A (50 at 3), 30 USD rest as a buy offer
+    const buy = await applied(s, taker, [Operation.manageBuyOffer({ selling: Asset.native(), buying: USD, buyAmount: '80', price: '4' })]);
+    r = manageOfferSuccess(buy.done);
+    const trade2: Trade = { seller: maker.publicKey(), offerId: idA, sold: USD.toString(), amountSold: stroops('50'), bought: 'native', amountBought: stroops('150') };
+    assert.deepEqual(r.offersClaimed.map(tradeOf), [trade2]);
+    assert.equal(r.offer.effect, MANAGE_OFFER_CREATED);
+    const idB = offerIdOf(r);
+    assert.ok(idB > idA, 'offer ids grow');
+    assert.deepEqual(await offerEntries(s, maker.publicKey(), [idA]), [undefined], 'A was taken whole and left the book');
+    const [storedB] = await offerEntries(s, taker.publicKey(), [idB]);
+    // a buy offer rests as a sell offer of XLM at the inverse price: 30 USD at 4 XLM = 120 XLM
+    assert.deepEqual([storedB!.amount, storedB!.price, storedB!.selling, storedB!.buying],
+      [stroops('120'), { n: 1, d: 4 }, assetWire(Asset.native()), assetWire(USD)]);
+    makerAccount = await accountView(s, maker.publicKey());
+    assert.deepEqual([makerAccount.numSubEntries, makerAccount.buying, makerAccount.selling], [1, 0n, 0n], 'the maker holds no offer now');
+    makerUsd = (await trustLineView(s, maker.publicKey(), USD))!;
+    assert.deepEqual([makerUsd.balance, makerUsd.selling, makerUsd.buying], [stroops('920'), 0n, 0n]);
+    let takerAccount = await accountView(s, taker.publicKey());
+    assert.deepEqual([takerAccount.numSubEntries, takerAccount.selling, takerAccount.buying], [2, stroops('120'), 0n]);
+    let takerUsd = (await trustLineView(s, taker.publicKey(), USD))!;
+    assert.deepEqual([takerUsd.balance, takerUsd.buying], [stroops('80'), stroops('30')]);
+    assert.deepEqual(await transactionEvents(s, buy), tradeEvents(taker.publicKey(), trade2));
+
+    // taker deletes B (amount 0): liabilities and the sub-entry go with it
+    const del = await applied(s, taker, [Operation.manageBuyOffer({ selling: Asset.native(), buying: USD, buyAmount: '0', price: '4', offerId: idB.toString() })]);
+    r = manageOfferSuccess(del.done);
+    assert.deepEqual([r.offersClaimed, r.offer.effect], [[], MANAGE_OFFER_DELETED]);
+    assert.deepEqual(await offerEntries(s, taker.publicKey(), [idB]), [undefined]);
+    takerAccount = await accountView(s, taker.publicKey());
+    assert.deepEqual([takerAccount.numSubEntries, takerAccount.selling, takerAccount.buying], [1, 0n, 0n]);
+    takerUsd = (await trustLineView(s, taker.publicKey(), USD))!;
+    assert.equal(takerUsd.buying, 0n);
+
+    // a passive offer at exactly the resting offer's price does not take it: both rest
+    const offerC = await applied(s, maker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '10', price: '2' })]);
+    const idC = offerIdOf(manageOfferSuccess(offerC.done));
+    const passive = await applied(s, taker, [Operation.createPassiveSellOffer({ selling: Asset.native(), buying: USD, amount: '20', price: '0.5' })]);
+    r = manageOfferSuccess(passive.done);
+    assert.deepEqual(r.offersClaimed, [], 'the passive offer took nothing at its own price');
+    const idD = offerIdOf(r);
+    const [storedC] = await offerEntries(s, maker.publicKey(), [idC]);
+    const [storedD] = await offerEntries(s, taker.publicKey(), [idD]);
+    assert.deepEqual([storedC!.amount, storedC!.price, storedC!.flags], [stroops('10'), { n: 2, d: 1 }, 0]);
+    assert.deepEqual([storedD!.amount, storedD!.price, storedD!.flags], [stroops('20'), { n: 1, d: 2 }, PASSIVE_FLAG]);
+    // ...but an ordinary offer at that price takes the passive one
+    const takePassive = await applied(s, maker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '5', price: '2' })]);
+    r = manageOfferSuccess(takePassive.done);
+    const trade3: Trade = { seller: taker.publicKey(), offerId: idD, sold: 'native', amountSold: stroops('10'), bought: USD.toString(), amountBought: stroops('5') };
+    assert.deepEqual(r.offersClaimed.map(tradeOf), [trade3]);
+    assert.equal(r.offer.effect, MANAGE_OFFER_DELETED);
+    assert.equal((await offerEntries(s, taker.publicKey(), [idD]))[0]!.amount, stroops('10'));
+    assert.deepEqual(await transactionEvents(s, takePassive), tradeEvents(maker.publicKey(), trade3));
+    // the maker's C was on the same side and was never touched
+    assert.deepEqual((await offerEntries(s, maker.publicKey(), [idC]))[0], storedC);
+  });
+
+  it('offers refused when applied (NOT_FOUND, CROSS_SELF, UNDERFUNDED, SELL_NO_TRUST, LINE_FULL) change nothing but the fee', async () => {
+    const [trader, other] = [await fundedAccount(s), await fundedAccount(s)];
+    const { assets: { USD, EUR } } = await issue(['USD', 'EUR'], [trader], [{ to: trader, code: 'USD', amount: '100' }]);
+    const resting = await applied(s, trader, [
+      Operation.manageSellOffer({ selling: Asset.native(), buying: USD, amount: '10', price: '1' }),
+      Operation.changeTrust({ asset: EUR, limit: '50' }),
+    ]);
+    const idResting = offerIdOf(manageOfferSuccess(resting.done));
+    const before = { account: await accountView(s, trader.publicKey()), usd: await trustLineView(s, trader.publicKey(), USD) };
+
+    const refusals: [string, number, ReturnType<typeof Operation.manageSellOffer>, Keypair][] = [
+      ['MANAGE_SELL_OFFER_NOT_FOUND', -11, Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '1', offerId: String(idResting + 1000n) }), trader],
+      ['MANAGE_SELL_OFFER_CROSS_SELF', -8, Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '1' }), trader],
+      ['MANAGE_SELL_OFFER_UNDERFUNDED', -7, Operation.manageSellOffer({ selling: USD, buying: EUR, amount: '101', price: '0.1' }), trader],
+      ['MANAGE_SELL_OFFER_SELL_NO_TRUST', -2, Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '1' }), other],
+      // 60 USD at 1 EUR each: 60 EUR do not fit the EUR line's limit of 50
+      ['MANAGE_SELL_OFFER_LINE_FULL', -6, Operation.manageSellOffer({ selling: USD, buying: EUR, amount: '60', price: '1' }), trader],
+    ];
+    for (const [name, code, op, source] of refusals) {
+      const before2 = await accountView(s, source.publicKey());
+      const r = await send(s, source, [op]);
+      assert.equal(r.done.status, 'FAILED', name);
+      assert.deepEqual(opCodes(transactionResult(r.done)), [code], name);
+      assert.equal((await accountView(s, source.publicKey())).balance, before2.balance - feeCharged(r.done), `${name}: only the fee`);
+      assert.deepEqual(await transactionEvents(s, r), [], `${name}: no movement`);
+    }
+    const after = await accountView(s, trader.publicKey());
+    assert.deepEqual({ ...after, balance: 0n }, { ...before.account, balance: 0n }, 'sub-entries and liabilities unchanged');
+    assert.deepEqual(await trustLineView(s, trader.publicKey(), USD), before.usd);
+    assert.equal((await offerEntries(s, trader.publicKey(), [idResting]))[0]!.amount, stroops('10'));
+  });
+
+  it('path payments over two hops of the book (XLM → USD → EUR), strict send and strict receive; failures leave every balance unchanged', async () => {
+    const [mmUsd, mmEur, sender, receiver] = [await fundedAccount(s), await fundedAccount(s), await fundedAccount(s), await fundedAccount(s)];
+    const { assets: { USD, EUR, GBP } } = await issue(['USD', 'EUR', 'GBP'], [mmUsd, mmEur, receiver], [
+      { to: mmUsd, code: 'USD', amount: '1000' }, { to: mmEur, code: 'EUR', amount: '1000' },
+    ]);
+    // the book: 100 USD at 2 XLM each, 100 EUR at 1.25 USD each
+    const usdPrice = { n: 2n, d: 1n };
+    const eurPrice = { n: 5n, d: 4n };
+    const o1 = offerIdOf(manageOfferSuccess((await applied(s, mmUsd, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '100', price: { n: 2, d: 1 } })])).done));
+    const o2 = offerIdOf(manageOfferSuccess((await applied(s, mmEur, [Operation.manageSellOffer({ selling: EUR, buying: USD, amount: '100', price: { n: 5, d: 4 } })])).done));
+
+    const snapshot = async () => ({
+      senderXlm: await xlmOf(sender), receiverEur: await heldOf(receiver, EUR),
+      mmUsdXlm: await xlmOf(mmUsd), mmUsdUsd: await heldOf(mmUsd, USD), mmEurUsd: await heldOf(mmEur, USD), mmEurEur: await heldOf(mmEur, EUR),
+      o1: (await offerEntries(s, mmUsd.publicKey(), [o1]))[0]!.amount, o2: (await offerEntries(s, mmEur.publicKey(), [o2]))[0]!.amount,
+    });
+
+    // strict send: exactly 40 XLM buy 40/2 = 20 USD, which buy 20/1.25 = 16 EUR
+    let before = await snapshot();
+    const sendAmount = stroops('40');
+    const usdBought = sendAmount * usdPrice.d / usdPrice.n;
+    const eurBought = usdBought * eurPrice.d / eurPrice.n;
+    const strictSend = await applied(s, sender, [Operation.pathPaymentStrictSend({
+      sendAsset: Asset.native(), sendAmount: decimal(sendAmount), destination: receiver.publicKey(), destAsset: EUR, destMin: decimal(eurBought), path: [USD],
+    })]);
+    let ok = pathPaymentSuccess(strictSend.done);
+    let trades: Trade[] = [
+      { seller: mmUsd.publicKey(), offerId: o1, sold: USD.toString(), amountSold: usdBought, bought: 'native', amountBought: sendAmount },
+      { seller: mmEur.publicKey(), offerId: o2, sold: EUR.toString(), amountSold: eurBought, bought: USD.toString(), amountBought: usdBought },
+    ];
+    assert.deepEqual(ok.offers.map(tradeOf), trades);
+    assert.deepEqual(ok.last, { destination: { type: 0, ed25519: receiver.rawPublicKey() }, asset: assetWire(EUR), amount: eurBought });
+    assert.deepEqual(await snapshot(), {
+      senderXlm: before.senderXlm - sendAmount - feeCharged(strictSend.done), receiverEur: before.receiverEur + eurBought,
+      mmUsdXlm: before.mmUsdXlm + sendAmount, mmUsdUsd: before.mmUsdUsd - usdBought, mmEurUsd: before.mmEurUsd + usdBought, mmEurEur: before.mmEurEur - eurBought,
+      o1: before.o1 - usdBought, o2: before.o2 - eurBought,
+    });
+    assert.deepEqual(await transactionEvents(s, strictSend), [
+      ...trades.flatMap((t) => tradeEvents(sender.publicKey(), t)),
+      movement(EUR.toString(), sender.publicKey(), receiver.publicKey(), eurBought),
+    ]);
+
+    // strict receive: exactly 8 EUR cost 8*1.25 = 10 USD, which cost 10*2 = 20 XLM
+    before = await snapshot();
+    const destAmount = stroops('8');
+    const usdNeeded = destAmount * eurPrice.n / eurPrice.d;
+    const xlmNeeded = usdNeeded * usdPrice.n / usdPrice.d;
+    const strictReceive = await applied(s, sender, [Operation.pathPaymentStrictReceive({
+      sendAsset: Asset.native(), sendMax: decimal(xlmNeeded), destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(destAmount), path: [USD],
+    })]);
+    ok = pathPaymentSuccess(strictReceive.done);
+    trades = [
+      { seller: mmUsd.publicKey(), offerId: o1, sold: USD.toString(), amountSold: usdNeeded, bought: 'native', amountBought: xlmNeeded },
+      { seller: mmEur.publicKey(), offerId: o2, sold: EUR.toString(), amountSold: destAmount, bought: USD.toString(), amountBought: usdNeeded },
+    ];
+    assert.deepEqual(ok.offers.map(tradeOf), trades, 'the offers in path order');
+    assert.deepEqual(ok.last, { destination: { type: 0, ed25519: receiver.rawPublicKey() }, asset: assetWire(EUR), amount: destAmount });
+    assert.deepEqual(await snapshot(), {
+      senderXlm: before.senderXlm - xlmNeeded - feeCharged(strictReceive.done), receiverEur: before.receiverEur + destAmount,
+      mmUsdXlm: before.mmUsdXlm + xlmNeeded, mmUsdUsd: before.mmUsdUsd - usdNeeded, mmEurUsd: before.mmEurUsd + usdNeeded, mmEurEur: before.mmEurEur - destAmount,
+      o1: before.o1 - usdNeeded, o2: before.o2 - destAmount,
+    });
+    assert.deepEqual(await transactionEvents(s, strictReceive), [
+      ...trades.flatMap((t) => tradeEvents(sender.publicKey(), t)),
+      movement(EUR.toString(), sender.publicKey(), receiver.publicKey(), destAmount),
+    ]);
+
+    // failures: one stroop short of the bound, more than the book holds, a hop with no book
+    const bookEur = (await snapshot()).o2;
+    const failures: [string, number, ReturnType<typeof Operation.pathPaymentStrictSend>][] = [
+      ['PATH_PAYMENT_STRICT_SEND_UNDER_DESTMIN', -12, Operation.pathPaymentStrictSend({
+        sendAsset: Asset.native(), sendAmount: decimal(sendAmount), destination: receiver.publicKey(), destAsset: EUR, destMin: decimal(eurBought + 1n), path: [USD] })],
+      ['PATH_PAYMENT_STRICT_RECEIVE_OVER_SENDMAX', -12, Operation.pathPaymentStrictReceive({
+        sendAsset: Asset.native(), sendMax: decimal(xlmNeeded - 1n), destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(destAmount), path: [USD] })],
+      ['PATH_PAYMENT_STRICT_RECEIVE_TOO_FEW_OFFERS (more than the book)', -10, Operation.pathPaymentStrictReceive({
+        sendAsset: Asset.native(), sendMax: '100000', destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(bookEur + 1n), path: [USD] })],
+      ['PATH_PAYMENT_STRICT_SEND_TOO_FEW_OFFERS (no GBP book)', -10, Operation.pathPaymentStrictSend({
+        sendAsset: Asset.native(), sendAmount: '40', destination: receiver.publicKey(), destAsset: EUR, destMin: '1', path: [GBP] })],
+    ];
+    for (const [name, code, op] of failures) {
+      before = await snapshot();
+      const r = await send(s, sender, [op]);
+      assert.equal(r.done.status, 'FAILED', name);
+      assert.deepEqual(opCodes(transactionResult(r.done)), [code], name);
+      assert.deepEqual(await snapshot(), { ...before, senderXlm: before.senderXlm - feeCharged(r.done) }, `${name}: only the fee`);
+      assert.deepEqual(await transactionEvents(s, r), [], `${name}: no movement`);
+    }
+  });
+
+  it('revoking authorization pulls the holder\'s offers in that asset (not at AUTHORIZED_TO_MAINTAIN_LIABILITIES): liabilities to 0, sub-entries back', async () => {
+    const holder = await fundedAccount(s);
+    const regulator = await fundedAccount(s);
+    const RVK = new Asset('RVK', regulator.publicKey());
+    await applied(s, regulator, [Operation.setOptions({ setFlags: (AuthRequiredFlag | AuthRevocableFlag) as 3 })]);
+    const { assets: { USD } } = await issue(['USD'], [holder], [{ to: holder, code: 'USD', amount: '100' }]);
+    await applied(s, regulator, [
+      Operation.changeTrust({ asset: RVK, source: holder.publicKey() }),
+      Operation.setTrustLineFlags({ trustor: holder.publicKey(), asset: RVK, flags: { authorized: true } }),
+      Operation.payment({ destination: holder.publicKey(), asset: RVK, amount: '100' }),
+    ], [holder]);
+
+    const placed = await applied(s, holder, [
+      Operation.manageSellOffer({ selling: RVK, buying: Asset.native(), amount: '50', price: '1' }),   // sells RVK
+      Operation.manageSellOffer({ selling: Asset.native(), buying: RVK, amount: '30', price: '2' }),   // buys 60 RVK, below the ask
+      Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '40', price: '1' }),   // no RVK
+    ]);
+    const [sellsRvk, buysRvk, usdOffer] = [0, 1, 2].map((i) => offerIdOf(manageOfferSuccess(placed.done, i)));
+    let account = await accountView(s, holder.publicKey());
+    assert.deepEqual([account.numSubEntries, account.buying, account.selling], [5, stroops('90'), stroops('30')]);
+    let line = (await trustLineView(s, holder.publicKey(), RVK))!;
+    assert.deepEqual([line.selling, line.buying], [stroops('50'), stroops('60')]);
+
+    // down to AUTHORIZED_TO_MAINTAIN_LIABILITIES: the offers stay
+    const maintain = await applied(s, regulator, [Operation.setTrustLineFlags({
+      trustor: holder.publicKey(), asset: RVK, flags: { authorized: false, authorizedToMaintainLiabilities: true } })]);
+    assert.deepEqual(await transactionEvents(s, maintain), [assetEvent('set_authorized', [holder.publicKey()], RVK, false)]);
+    assert.equal((await offerEntries(s, holder.publicKey(), [sellsRvk, buysRvk, usdOffer])).filter(Boolean).length, 3);
+
+    // fully revoked: the two RVK offers leave the book with their liabilities and reserves
+    const revoke = await applied(s, regulator, [Operation.setTrustLineFlags({
+      trustor: holder.publicKey(), asset: RVK, flags: { authorizedToMaintainLiabilities: false } })]);
+    assert.deepEqual(await transactionEvents(s, revoke), [assetEvent('set_authorized', [holder.publicKey()], RVK, false)]);
+    const [a, b, c] = await offerEntries(s, holder.publicKey(), [sellsRvk, buysRvk, usdOffer]);
+    assert.deepEqual([a, b], [undefined, undefined]);
+    assert.equal(c!.amount, stroops('40'), 'the USD offer is not the regulator\'s business');
+    account = await accountView(s, holder.publicKey());
+    assert.deepEqual([account.numSubEntries, account.buying, account.selling], [3, stroops('40'), 0n]);
+    line = (await trustLineView(s, holder.publicKey(), RVK))!;
+    assert.deepEqual(line, { balance: stroops('100'), limit: line.limit, flags: 0, buying: 0n, selling: 0n });
+    assert.equal((await trustLineView(s, holder.publicKey(), USD))!.selling, stroops('40'));
+
+    // AllowTrust (the older operation) revokes the same way
+    const again = await applied(s, regulator, [Operation.setTrustLineFlags({ trustor: holder.publicKey(), asset: RVK, flags: { authorized: true } })]);
+    assert.deepEqual(await transactionEvents(s, again), [assetEvent('set_authorized', [holder.publicKey()], RVK, true)]);
+    const reoffer = offerIdOf(manageOfferSuccess((await applied(s, holder, [Operation.manageSellOffer({ selling: RVK, buying: USD, amount: '10', price: '1' })])).done));
+    assert.equal((await trustLineView(s, holder.publicKey(), USD))!.buying, stroops('10'));
+    const allowTrust = await applied(s, regulator, [Operation.allowTrust({ trustor: holder.publicKey(), assetCode: 'RVK', authorize: 0 })]);
+    assert.deepEqual(await transactionEvents(s, allowTrust), [assetEvent('set_authorized', [holder.publicKey()], RVK, false)]);
+    assert.deepEqual(await offerEntries(s, holder.publicKey(), [reoffer]), [undefined]);
+    assert.equal((await trustLineView(s, holder.publicKey(), USD))!.buying, 0n, 'the USD it would have bought is released too');
+    assert.equal((await accountView(s, holder.publicKey())).numSubEntries, 3);
+  });
+});

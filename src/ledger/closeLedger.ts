@@ -7,7 +7,8 @@ import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
 import { touchSeqLedger } from './ops/accounts.ts';
-import { removeSignerAt } from './sponsorship.ts';
+import { removeSignerWithPossibleSponsorship } from './sponsorship.ts';
+import { hasOpenSponsorship } from './futureReserves.ts';
 import { feeEvent } from './sacEvents.ts';
 import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
@@ -216,13 +217,10 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
     txLtx.commit();
   } else {
     const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply, soroban?.ctx);
+    code = applied.code;
+    // only txSUCCESS and txFAILED carry operation results (resultBody leaves them out otherwise)
     opResults = applied.results;
-    if (applied.success) {
-      code = TxCode.SUCCESS;
-      operations = applied.metas;
-    } else {
-      code = TxCode.FAILED;
-    }
+    if (code === TxCode.SUCCESS) operations = applied.metas;
   }
 
   const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null);
@@ -262,7 +260,12 @@ function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDat
   return { ctx, fees: { tracker, nonRefundable } };
 }
 
-/** Applies every operation in its own nested state; any failure discards all of them. */
+/**
+ * Applies every operation in its own nested state; any failure discards all of them. So does a
+ * sponsorship still open once every operation succeeded (BeginSponsoringFutureReserves without its
+ * EndSponsoringFutureReserves): the transaction then fails with txBAD_SPONSORSHIP, whose result
+ * carries no operation results.
+ */
 function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerContext,
   maxSeqNumToApply: (a: AccountId) => bigint | undefined, soroban: SorobanOpContext | undefined) {
   const opsLtx = txLtx.nest();
@@ -287,9 +290,11 @@ function applyOperations(frame: TransactionFrame, txLtx: LedgerTxn, ledger: Ledg
       success = false;
     }
   });
-  if (success) opsLtx.commit(); else opsLtx.rollback();
+  let code: number = success ? TxCode.SUCCESS : TxCode.FAILED;
+  if (success && hasOpenSponsorship(opsLtx)) code = TxCode.BAD_SPONSORSHIP;
+  if (code === TxCode.SUCCESS) opsLtx.commit(); else opsLtx.rollback();
   txLtx.commit();
-  return { success, results, metas };
+  return { code, results, metas };
 }
 
 /**
@@ -319,7 +324,7 @@ function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
     let removed = false;
     for (let i = signers.length - 1; i >= 0; i--) {
       const key = signers[i].key;
-      if (key.type === 1 && bytesEqual(key.preAuthTx, frame.innerHash)) { removeSignerAt(ltx, entry, i); removed = true; }
+      if (key.type === 1 && bytesEqual(key.preAuthTx, frame.innerHash)) { removeSignerWithPossibleSponsorship(ltx, entry, i); removed = true; }
     }
     if (removed) ltx.update(entry);
   }

@@ -131,11 +131,21 @@ function checkOperations(frame: TransactionFrame, ltx: LedgerTxn, sigs: Signatur
     const sourceMuxed = op.sourceAccount ?? frame.tx.sourceAccount;
     const source = muxedToAccountId(sourceMuxed);
     const entry = ltx.load(accountKey(source));
-    if (!entry || entry.data.type !== 0) { failed = true; return { code: OpCode.NO_ACCOUNT }; }
-    const account = entry.data.account;
-    if (!sigs.check(accountSigners(account), neededWeight(account, handler.threshold(op.body)))) {
-      failed = true;
-      return { code: OpCode.BAD_AUTH };
+    if (!entry || entry.data.type !== 0) {
+      // An operation may name a source that an earlier operation of the transaction creates (a
+      // sponsored account ending its sponsorship): its key must have signed, as core's
+      // checkSignatureNoAccount wants. Whether it exists by then is checked when it is applied.
+      if (!op.sourceAccount) { failed = true; return { code: OpCode.NO_ACCOUNT }; }
+      if (!sigs.check([{ key: { type: 0, ed25519: source.ed25519 }, weight: 1 }], 0)) {
+        failed = true;
+        return { code: OpCode.BAD_AUTH };
+      }
+    } else {
+      const account = entry.data.account;
+      if (!sigs.check(accountSigners(account), neededWeight(account, handler.threshold(op.body)))) {
+        failed = true;
+        return { code: OpCode.BAD_AUTH };
+      }
     }
     const invalid = handler.checkValid(op.body, { ledger, source, sourceMuxed, soroban });
     if (invalid && !invalid.success) { failed = true; return operationResultOf(invalid); }

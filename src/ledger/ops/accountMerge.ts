@@ -5,7 +5,8 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, muxedToAccountId } from '../../xdr/codec.ts';
 import { muxedAccountAddress, transferEvent } from '../sacEvents.ts';
 import { AUTH_IMMUTABLE_FLAG, accountIdEquals, accountOf, addAccountBalance, loadAccount, loadAccountOrThrow, numSponsoring, startingSequenceNumber } from './accounts.ts';
-import { releaseEntryReserve, removeSignerAt } from '../sponsorship.ts';
+import { removeEntryWithPossibleSponsorship, removeSignerWithPossibleSponsorship } from '../sponsorship.ts';
+import { openSponsorshipCount } from '../futureReserves.ts';
 import { failWith, succeed } from './opResult.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 
@@ -47,9 +48,11 @@ export const accountMerge: OpHandler<Body> = {
     const pending = ctx.maxSeqNumToApply?.(ctx.source);
     if ((pending !== undefined && pending >= maxSeq) || source.seqNum >= maxSeq) return fail(ACCOUNT_MERGE_SEQNUM_TOO_FAR);
 
+    // an account paying reserves for others, or about to (an open sponsorship), must stay
+    if (openSponsorshipCount(ltx, ctx.source) !== undefined) return fail(ACCOUNT_MERGE_IS_SPONSOR);
     if (numSponsoring(source) > 0) return fail(ACCOUNT_MERGE_IS_SPONSOR);
 
-    while (source.signers.length > 0) removeSignerAt(ltx, sourceEntry, source.signers.length - 1);
+    while (source.signers.length > 0) removeSignerWithPossibleSponsorship(ltx, sourceEntry, source.signers.length - 1);
 
     const amount = source.balance;
     const destEntry = loadAccount(ltx, destId)!;
@@ -57,7 +60,7 @@ export const accountMerge: OpHandler<Body> = {
     ltx.update(destEntry);
 
     // Releases a sponsor's reserve if the account entry itself was sponsored.
-    releaseEntryReserve(ltx, sourceEntry, sourceEntry);
+    removeEntryWithPossibleSponsorship(ltx, sourceEntry, sourceEntry);
     ltx.erase(accountKey(ctx.source));
 
     ctx.events.push(transferEvent(ledger.networkId, { type: 0 }, muxedAccountAddress(ctx.sourceMuxed),

@@ -3,9 +3,9 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey, trustLineKey, type LedgerEntry } from '../../xdr/codec.ts';
 import { AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTHORIZED_FLAG, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountOf, loadAccount, loadAccountOrThrow, trustLineMinimumLimit, trustLineOf } from './accounts.ts';
-import { canAddSubEntries, releaseEntryReserve } from '../sponsorship.ts';
+import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship } from '../sponsorship.ts';
 import { assetIssuer, assetToTrustLineAsset, isAssetValid, isIssuer } from '../assets.ts';
-import { OP_NOT_SUPPORTED, OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import { OP_NOT_SUPPORTED, failOp, reserveFailure, resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 6 }>;
@@ -57,7 +57,7 @@ export const changeTrust: OpHandler<Body> = {
           return result(CHANGE_TRUST_CANNOT_DELETE);
         }
         const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-        releaseEntryReserve(ltx, existing, sourceEntry);
+        removeEntryWithPossibleSponsorship(ltx, existing, sourceEntry);
         ltx.update(sourceEntry);
         ltx.erase(key);
       } else {
@@ -76,19 +76,15 @@ export const changeTrust: OpHandler<Body> = {
     if ((issuer.flags & AUTH_REQUIRED_FLAG) === 0) flags |= AUTHORIZED_FLAG;
     if ((issuer.flags & AUTH_CLAWBACK_ENABLED_FLAG) !== 0) flags |= TRUSTLINE_CLAWBACK_ENABLED_FLAG;
 
-    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-    const source = accountOf(sourceEntry);
-    const check = canAddSubEntries(ledger, source, 1);
-    if (check === 'lowReserve') return result(CHANGE_TRUST_LOW_RESERVE);
-    if (check === 'tooManySubentries') return failOp(OP_TOO_MANY_SUBENTRIES, tr(CHANGE_TRUST_LOW_RESERVE));
-    source.numSubEntries += 1;
-    ltx.update(sourceEntry);
-
     const entry: LedgerEntry = {
       lastModifiedLedgerSeq: ledger.ledgerSeq,
       data: { type: 1, trustLine: { accountId: ctx.source, asset: tlAsset, balance: 0n, limit, flags, ext: { v: 0 } } },
       ext: { v: 0 },
     };
+    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
+    const unpaid = reserveFailure(createEntryWithPossibleSponsorship(ltx, ledger, entry, sourceEntry), result(CHANGE_TRUST_LOW_RESERVE));
+    if (unpaid) return unpaid;
+    ltx.update(sourceEntry);
     ltx.create(entry);
     return result(CHANGE_TRUST_SUCCESS);
   },

@@ -1,9 +1,11 @@
-// CreateAccount: funds a new account with `startingBalance` taken from the source.
+// CreateAccount: funds a new account with `startingBalance` taken from the source. The new account's
+// reserve may be sponsored (CAP-33).
 import { xdr } from '@stellar/stellar-sdk';
 import { accountKey, type LedgerEntry } from '../../xdr/codec.ts';
 import { accountAddress, muxedAccountAddress, transferEvent } from '../sacEvents.ts';
-import { accountIdEquals, accountOf, addAccountBalance, availableBalance, loadAccountOrThrow, minBalanceFor, startingSequenceNumber } from './accounts.ts';
-import { resultMaker } from './opResult.ts';
+import { accountIdEquals, accountOf, addAccountBalance, availableBalance, loadAccountOrThrow, startingSequenceNumber } from './accounts.ts';
+import { createEntryWithPossibleSponsorship } from '../sponsorship.ts';
+import { reserveFailure, resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 0 }>;
@@ -32,15 +34,6 @@ export const createAccount: OpHandler<Body> = {
     const { ltx, ledger } = ctx;
     if (ltx.exists(accountKey(destination))) return result(CREATE_ACCOUNT_ALREADY_EXIST);
 
-    // A new account must hold its own two base reserves.
-    if (startingBalance < minBalanceFor(ledger, 0, 0, 0)) return result(CREATE_ACCOUNT_LOW_RESERVE);
-
-    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-    const source = accountOf(sourceEntry);
-    if (availableBalance(ledger, source) < startingBalance) return result(CREATE_ACCOUNT_UNDERFUNDED);
-    if (!addAccountBalance(ledger, source, -startingBalance)) throw new Error('CreateAccount: debit failed after balance check');
-    ltx.update(sourceEntry);
-
     const entry: LedgerEntry = {
       lastModifiedLedgerSeq: ledger.ledgerSeq,
       data: {
@@ -60,6 +53,17 @@ export const createAccount: OpHandler<Body> = {
       },
       ext: { v: 0 },
     };
+    // The new account holds its own two base reserves, unless someone sponsors its future reserves:
+    // then the sponsor pays them and the starting balance may even be zero.
+    const unpaid = reserveFailure(createEntryWithPossibleSponsorship(ltx, ledger, entry, entry), result(CREATE_ACCOUNT_LOW_RESERVE));
+    if (unpaid) return unpaid;
+
+    // Loaded after the sponsorship: when the source is the sponsor, its reserve has just grown.
+    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
+    const source = accountOf(sourceEntry);
+    if (availableBalance(ledger, source) < startingBalance) return result(CREATE_ACCOUNT_UNDERFUNDED);
+    if (!addAccountBalance(ledger, source, -startingBalance)) throw new Error('CreateAccount: debit failed after balance check');
+    ltx.update(sourceEntry);
     ltx.create(entry);
 
     ctx.events.push(transferEvent(ledger.networkId, { type: 0 }, muxedAccountAddress(ctx.sourceMuxed),

@@ -16,6 +16,9 @@
 //   13 PATH_PAYMENT_STRICT_SEND      pathPaymentStrictSend.ts
 //   14 CREATE_CLAIMABLE_BALANCE      createClaimableBalance.ts
 //   15 CLAIM_CLAIMABLE_BALANCE       claimClaimableBalance.ts
+//   16 BEGIN_SPONSORING_FUTURE_RESERVES  beginSponsoringFutureReserves.ts
+//   17 END_SPONSORING_FUTURE_RESERVES    endSponsoringFutureReserves.ts
+//   18 REVOKE_SPONSORSHIP            revokeSponsorship.ts  (entries and signers)
 //   19 CLAWBACK                      clawback.ts
 //   20 CLAWBACK_CLAIMABLE_BALANCE    clawbackClaimableBalance.ts
 //   21 SET_TRUST_LINE_FLAGS          setTrustLineFlags.ts
@@ -28,8 +31,11 @@
 // asks isOpSupported before it looks at the operation's source account or signatures, and validation
 // asks for a handler first.
 //
-// Not handled here yet (the applier answers opNOT_SUPPORTED): sponsorship (16, 17, 18), liquidity
-// pools (22, 23).
+// Not handled here yet (the applier answers opNOT_SUPPORTED): liquidity pools (22, 23).
+//
+// Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
+// its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
+// while a sponsorship is open.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
@@ -41,6 +47,9 @@ import { allowTrust } from './allowTrust.ts';
 import { accountMerge } from './accountMerge.ts';
 import { manageData } from './manageData.ts';
 import { bumpSequence } from './bumpSequence.ts';
+import { beginSponsoringFutureReserves } from './beginSponsoringFutureReserves.ts';
+import { endSponsoringFutureReserves } from './endSponsoringFutureReserves.ts';
+import { revokeSponsorship } from './revokeSponsorship.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
@@ -97,6 +106,9 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [13, pathPaymentStrictSend, 'pathPaymentStrictSendResult'],
   [14, createClaimableBalance, 'createClaimableBalanceResult'],
   [15, claimClaimableBalance, 'claimClaimableBalanceResult'],
+  [16, beginSponsoringFutureReserves, 'beginSponsoringFutureReservesResult'],
+  [17, endSponsoringFutureReserves, 'endSponsoringFutureReservesResult'],
+  [18, revokeSponsorship, 'revokeSponsorshipResult'],
   [19, clawback, 'clawbackResult'],
   [20, clawbackClaimableBalance, 'clawbackClaimableBalanceResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],

@@ -1,9 +1,9 @@
 // ManageData: sets (creates or replaces) or, with no value, deletes a named data entry of the source.
 import type { xdr } from '@stellar/stellar-sdk';
 import { dataKey, type LedgerEntry } from '../../xdr/codec.ts';
-import { accountOf, isStringValid, loadAccountOrThrow } from './accounts.ts';
-import { canAddSubEntries, releaseEntryReserve } from '../sponsorship.ts';
-import { OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import { isStringValid, loadAccountOrThrow } from './accounts.ts';
+import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship } from '../sponsorship.ts';
+import { reserveFailure, resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 10 }>;
@@ -15,7 +15,6 @@ export const MANAGE_DATA_NAME_NOT_FOUND = -2;
 export const MANAGE_DATA_LOW_RESERVE = -3;
 export const MANAGE_DATA_INVALID_NAME = -4;
 
-const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 10, manageDataResult: { code } as xdr.ManageDataResultWire });
 const result = resultMaker<Code>(10, 'manageDataResult');
 
 export const manageData: OpHandler<Body> = {
@@ -36,7 +35,7 @@ export const manageData: OpHandler<Body> = {
     if (dataValue === null) {
       if (!existing) return result(MANAGE_DATA_NAME_NOT_FOUND);
       const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-      releaseEntryReserve(ltx, existing, sourceEntry);
+      removeEntryWithPossibleSponsorship(ltx, existing, sourceEntry);
       ltx.update(sourceEntry);
       ltx.erase(key);
       return result(MANAGE_DATA_SUCCESS);
@@ -49,18 +48,15 @@ export const manageData: OpHandler<Body> = {
       return result(MANAGE_DATA_SUCCESS);
     }
 
-    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
-    const source = accountOf(sourceEntry);
-    const check = canAddSubEntries(ledger, source, 1);
-    if (check === 'lowReserve') return result(MANAGE_DATA_LOW_RESERVE);
-    if (check === 'tooManySubentries') return failOp(OP_TOO_MANY_SUBENTRIES, tr(MANAGE_DATA_LOW_RESERVE));
-    source.numSubEntries += 1;
-    ltx.update(sourceEntry);
     const entry: LedgerEntry = {
       lastModifiedLedgerSeq: ledger.ledgerSeq,
       data: { type: 3, data: { accountId: ctx.source, dataName, dataValue, ext: { v: 0 } } },
       ext: { v: 0 },
     };
+    const sourceEntry = loadAccountOrThrow(ltx, ctx.source);
+    const unpaid = reserveFailure(createEntryWithPossibleSponsorship(ltx, ledger, entry, sourceEntry), result(MANAGE_DATA_LOW_RESERVE));
+    if (unpaid) return unpaid;
+    ltx.update(sourceEntry);
     ltx.create(entry);
     return result(MANAGE_DATA_SUCCESS);
   },

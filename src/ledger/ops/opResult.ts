@@ -2,6 +2,7 @@
 // of the top-level OperationResult codes.
 import type { xdr } from '@stellar/stellar-sdk';
 import type { OpOutcome } from './types.ts';
+import type { SponsorshipResult } from '../sponsorshipRules.ts';
 
 /** OperationResult codes other than opINNER that an operation itself may produce. */
 export const OP_NOT_SUPPORTED = -3;
@@ -24,4 +25,21 @@ export function resultMaker<Code extends number>(type: xdr.OperationResultTrWire
     const tr = { type, [arm]: { code, ...fields } } as unknown as xdr.OperationResultTrWire;
     return code === 0 ? succeed(tr) : failWith(tr);
   };
+}
+
+/**
+ * How an operation reports a reserve it could not pay (core's switch over SponsorshipResult after
+ * createEntryWithPossibleSponsorship / createSignerWithPossibleSponsorship): null for 'ok', the
+ * operation's own LOW_RESERVE outcome, or opTOO_MANY_SUBENTRIES / opTOO_MANY_SPONSORING (with that
+ * outcome's arm as placeholder). TOO_MANY_SPONSORED cannot happen while sub-entries are limited; as in
+ * core it is an internal error.
+ */
+export function reserveFailure(res: SponsorshipResult, lowReserve: OpOutcome): OpOutcome | null {
+  switch (res) {
+    case 'ok': return null;
+    case 'lowReserve': return lowReserve;
+    case 'tooManySubentries': return failOp(OP_TOO_MANY_SUBENTRIES, lowReserve.tr);
+    case 'tooManySponsoring': return failOp(OP_TOO_MANY_SPONSORING, lowReserve.tr);
+    case 'tooManySponsored': throw new Error('unexpected sponsorship result: too many sponsored');
+  }
 }

@@ -1,10 +1,11 @@
 // SetOptions: account flags, thresholds and master weight, signers, home domain, inflation
-// destination. Signers are kept sorted by key (XDR order) and each one holds a base reserve.
+// destination. Signers are kept sorted by key (XDR order) and each one holds a base reserve, paid by
+// the account or by whoever sponsors its future reserves.
 import type { xdr } from '@stellar/stellar-sdk';
 import { accountKey } from '../../xdr/codec.ts';
-import { ALL_ACCOUNT_AUTH_FLAGS, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_IMMUTABLE_FLAG, AUTH_REVOCABLE_FLAG, MASK_ACCOUNT_FLAGS_V17, MAX_SIGNERS, accountIdEquals, accountOf, compareSignerKeys, isStringValid, loadAccountOrThrow } from './accounts.ts';
-import { canAddSubEntries, removeSignerAt } from '../sponsorship.ts';
-import { OP_TOO_MANY_SUBENTRIES, failOp, resultMaker } from './opResult.ts';
+import { ALL_ACCOUNT_AUTH_FLAGS, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_IMMUTABLE_FLAG, AUTH_REVOCABLE_FLAG, MASK_ACCOUNT_FLAGS_V17, MAX_SIGNERS, accountIdEquals, accountOf, compareSignerKeys, extV2, isStringValid, loadAccountOrThrow } from './accounts.ts';
+import { createSignerWithPossibleSponsorship, removeSignerWithPossibleSponsorship } from '../sponsorship.ts';
+import { reserveFailure, resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 5 }>;
@@ -22,7 +23,6 @@ export const SET_OPTIONS_BAD_SIGNER = -8;
 export const SET_OPTIONS_INVALID_HOME_DOMAIN = -9;
 export const SET_OPTIONS_AUTH_REVOCABLE_REQUIRED = -10;
 
-const tr = (code: Code): xdr.OperationResultTrWire => ({ type: 5, setOptionsResult: { code } as xdr.SetOptionsResultWire });
 const result = resultMaker<Code>(5, 'setOptionsResult');
 
 // Thresholds bytes: [master weight, low, medium, high]
@@ -105,16 +105,14 @@ export const setOptions: OpHandler<Body> = {
           acc.signers[at] = { key: acc.signers[at].key, weight };
         } else {
           if (acc.signers.length >= MAX_SIGNERS) return result(SET_OPTIONS_TOO_MANY_SIGNERS);
-          const check = canAddSubEntries(ledger, acc, 1);
-          if (check === 'lowReserve') return result(SET_OPTIONS_LOW_RESERVE);
-          if (check === 'tooManySubentries') return failOp(OP_TOO_MANY_SUBENTRIES, tr(SET_OPTIONS_LOW_RESERVE));
           acc.signers.splice(at, 0, { key, weight });
-          // Keep signerSponsoringIDs parallel to signers: the new signer is not sponsored.
-          if (acc.ext.v === 1 && acc.ext.v1.ext.v === 2) acc.ext.v1.ext.v2.signerSponsoringIDs.splice(at, 0, null);
-          acc.numSubEntries += 1;
+          // signerSponsoringIDs stays parallel to signers: the new one starts unsponsored
+          extV2(acc)?.signerSponsoringIDs.splice(at, 0, null);
+          const unpaid = reserveFailure(createSignerWithPossibleSponsorship(ltx, ledger, sourceEntry, at), result(SET_OPTIONS_LOW_RESERVE));
+          if (unpaid) return unpaid;
         }
       } else if (found) {
-        removeSignerAt(ltx, sourceEntry, at);
+        removeSignerWithPossibleSponsorship(ltx, sourceEntry, at);
       }
     }
 

@@ -327,3 +327,15 @@ export async function fundedAccount(s: rpc.Server): Promise<Keypair> {
   assert.equal(res.status, 'SUCCESS');
   return kp;
 }
+
+/**
+ * Who sponsors a ledger entry's reserve (null: its owner), from getLedgerEntries' `extXdr` (the
+ * LedgerEntryExt the JS SDK does not hand back), read with a plain JSON-RPC call.
+ */
+export async function entrySponsor(call: (method: string, params?: unknown) => Promise<any>, key: xdr.LedgerKeyWire): Promise<string | null> {
+  const res = await call('getLedgerEntries', { keys: [b64(xdr.LedgerKey.schema.encode(key))] });
+  assert.equal(res.result?.entries?.length, 1, 'the entry exists');
+  const ext = xdr.LedgerEntryExt.schema.decode(Buffer.from(res.result.entries[0].extXdr, 'base64'));
+  const id = ext.v === 1 ? ext.v1.sponsoringId : null;
+  return id ? StrKey.encodeEd25519PublicKey(Buffer.from(id.ed25519)) : null;
+}

@@ -2,17 +2,34 @@
 // SDK: offers crossing, updated, deleted and resting passively (read back as OFFER entries with
 // getLedgerEntries), path payments over two hops of the book, revocation pulling a holder's offers,
 // and every step checked through balances, liabilities, sub-entries, the decoded operation results
-// and the CAP-67 events getEvents serves.
+// and the CAP-67 events getEvents serves. Then malformed offers and path payments, built with the SDK
+// where it lets them through and by hand where it does not, each refused by sendTransaction with
+// core's result code, and a path longer than XDR allows refused as invalid XDR.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Asset, AuthRequiredFlag, AuthRevocableFlag, Operation, type Keypair, type rpc } from '@stellar/stellar-sdk';
+import { createHash } from 'node:crypto';
+import { Asset, AuthRequiredFlag, AuthRevocableFlag, Keypair, Operation, xdr, type Transaction, type rpc } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { server } from './support/sdk.ts';
+import { PASSPHRASE, builder, server } from './support/sdk.ts';
 import {
   accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, manageOfferSuccess, movement, offerEntries,
   offerIdOf, opCodes, pathPaymentSuccess, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult,
   trustLineView, type Trade,
 } from './support/classic.ts';
+
+const sha256 = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
+const NETWORK_ID = sha256(Buffer.from(PASSPHRASE));
+
+/** The envelope of `tx` with its transaction changed by `edit` (to what the SDK will not build), signed again. */
+function editedEnvelope(tx: Transaction, signer: Keypair, edit: (t: xdr.TransactionWire) => void): string {
+  const env = xdr.TransactionEnvelope.schema.decode(tx.toEnvelope().toXdr());
+  assert.equal(env.type, 2);
+  const v1 = (env as Extract<xdr.TransactionEnvelopeWire, { type: 2 }>).v1;
+  edit(v1.tx);
+  const payload = xdr.TransactionSignaturePayload.schema.encode({ networkId: NETWORK_ID, taggedTransaction: { type: 2, tx: v1.tx } });
+  v1.signatures = [{ hint: signer.signatureHint(), signature: signer.sign(sha256(payload)) }];
+  return Buffer.from(xdr.TransactionEnvelope.schema.encode(env)).toString('base64');
+}
 
 const MANAGE_OFFER_CREATED = 0;
 const MANAGE_OFFER_UPDATED = 1;
@@ -329,5 +346,85 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.deepEqual(await offerEntries(s, holder.publicKey(), [reoffer]), [undefined]);
     assert.equal((await trustLineView(s, holder.publicKey(), USD))!.buying, 0n, 'the USD it would have bought is released too');
     assert.equal((await accountView(s, holder.publicKey())).numSubEntries, 3);
+  });
+
+  it('malformed offers and path payments get core\'s MALFORMED from sendTransaction, a path of 6 is not XDR, and the node keeps serving', async () => {
+    const trader = await fundedAccount(s);
+    const { assets: { USD, EUR } } = await issue(['USD', 'EUR'], [trader], [{ to: trader, code: 'USD', amount: '100' }]);
+    const sequenceBefore = (await s.getAccount(trader.publicKey())).sequenceNumber();
+    const latestBefore = (await s.getLatestLedger()).sequence;
+    const oneOp = async (op: xdr.Operation) => (await builder(s, trader)).addOperation(op).build();
+    /** sendTransaction's answer as JSON-RPC gives it, with the result decoded. */
+    const sendRaw = async (envelope: string) => {
+      const res = await node.rpc('sendTransaction', { transaction: envelope });
+      assert.equal(res.result?.status, 'ERROR', JSON.stringify(res));
+      const result = xdr.TransactionResult.schema.decode(Buffer.from(res.result.errorResultXdr, 'base64'));
+      assert.equal(result.result.code, -1, 'txFAILED');
+      assert.equal((await s.getTransaction(res.result.hash)).status, 'NOT_FOUND', 'refused, never applied');
+      return opCodes(result);
+    };
+    const signed = (tx: Transaction) => { tx.sign(trader); return tx.toEnvelope().toXdr('base64'); };
+
+    // the SDK builds these; the network refuses them
+    const sdkBuilt: [string, number, xdr.Operation][] = [
+      ['a new sell offer of 0', -1, Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '0', price: '1' })],
+      ['a price of 0/1', -1, Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: { n: 0, d: 1 } })],
+      ['the same asset on both sides', -1, Operation.manageSellOffer({ selling: USD, buying: USD, amount: '1', price: '1' })],
+      ['a new buy offer of 0', -1, Operation.manageBuyOffer({ selling: USD, buying: EUR, buyAmount: '0', price: '1' })],
+      ['a buy offer of one asset for itself', -1, Operation.manageBuyOffer({ selling: EUR, buying: EUR, buyAmount: '1', price: '1' })],
+    ];
+    for (const [name, code, op] of sdkBuilt) assert.deepEqual(await sendRaw(signed(await oneOp(op))), [code], name);
+
+    // the SDK refuses to build these: sent by hand, the network refuses them too
+    assert.throws(() => Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '-1', price: '1' }), /amount argument must be/);
+    assert.throws(() => Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '-1' }), /price must be positive/);
+    assert.throws(() => Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: { n: 1, d: 0 } }), /price must be positive/);
+    assert.throws(() => Operation.createPassiveSellOffer({ selling: USD, buying: Asset.native(), amount: '0', price: '1' }), /amount argument must be/);
+    assert.throws(() => Operation.pathPaymentStrictSend({ sendAsset: USD, sendAmount: '-1', destination: trader.publicKey(), destAsset: EUR, destMin: '1', path: [] }), /sendAmount argument must be/);
+    const template = await oneOp(Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '1' }));
+    const passiveTemplate = await oneOp(Operation.createPassiveSellOffer({ selling: USD, buying: Asset.native(), amount: '1', price: '1' }));
+    const sendTemplate = await oneOp(Operation.pathPaymentStrictSend({ sendAsset: USD, sendAmount: '1', destination: trader.publicKey(), destAsset: EUR, destMin: '1', path: [] }));
+    const receiveTemplate = await oneOp(Operation.pathPaymentStrictReceive({ sendAsset: USD, sendMax: '1', destination: trader.publicKey(), destAsset: EUR, destAmount: '1', path: [] }));
+    type Body<T extends number> = Extract<xdr.OperationBodyWire, { type: T }>;
+    const handBuilt: [string, number, Transaction, (t: xdr.TransactionWire) => void][] = [
+      ['a negative sell amount', -1, template, (t) => { (t.operations[0].body as Body<3>).manageSellOfferOp.amount = -1n; }],
+      ['a negative price', -1, template, (t) => { (t.operations[0].body as Body<3>).manageSellOfferOp.price = { n: -1, d: 1 }; }],
+      ['a price of 1/0', -1, template, (t) => { (t.operations[0].body as Body<3>).manageSellOfferOp.price = { n: 1, d: 0 }; }],
+      ['a negative offer id', -1, template, (t) => { (t.operations[0].body as Body<3>).manageSellOfferOp.offerId = -5n; }],
+      ['a passive offer of 0', -1, passiveTemplate, (t) => { (t.operations[0].body as Body<4>).createPassiveSellOfferOp.amount = 0n; }],
+      ['a strict send of -1', -1, sendTemplate, (t) => { (t.operations[0].body as Body<13>).pathPaymentStrictSendOp.sendAmount = -1n; }],
+      ['a strict send with destMin 0', -1, sendTemplate, (t) => { (t.operations[0].body as Body<13>).pathPaymentStrictSendOp.destMin = 0n; }],
+      ['a strict receive of 0', -1, receiveTemplate, (t) => { (t.operations[0].body as Body<2>).pathPaymentStrictReceiveOp.destAmount = 0n; }],
+    ];
+    for (const [name, code, tx, edit] of handBuilt) assert.deepEqual(await sendRaw(editedEnvelope(tx, trader, edit)), [code], name);
+
+    // paths: XDR bounds them at 5 assets. The SDK will not encode 6...
+    const hops = Array.from({ length: 6 }, (_, i) => new Asset(`HOP${i}`, trader.publicKey()));
+    const pathOf = (n: number) => Operation.pathPaymentStrictSend({
+      sendAsset: Asset.native(), sendAmount: '1', destination: trader.publicKey(), destAsset: USD, destMin: '1', path: hops.slice(0, n) });
+    await assert.rejects(async () => signed(await oneOp(pathOf(6))), /array length 6 exceeds maximum 5/);
+    // ...and 6 written by hand (a 5-asset path's count made 6 and one more asset appended, signed again) is not XDR
+    const five = await oneOp(pathOf(5));
+    five.sign(trader);
+    const bytes = Buffer.from(five.toEnvelope().toXdr());
+    const encodedPath = Buffer.concat([Buffer.from([0, 0, 0, 5]), ...hops.slice(0, 5).map((a) => Buffer.from(xdr.Asset.schema.encode(assetWire(a))))]);
+    const at = bytes.indexOf(encodedPath);
+    assert.ok(at > 0 && bytes.indexOf(encodedPath, at + 1) < 0, 'the path is found once');
+    const six = Buffer.concat([bytes.subarray(0, at), Buffer.from([0, 0, 0, 6]), encodedPath.subarray(4),
+      Buffer.from(xdr.Asset.schema.encode(assetWire(hops[5]))), bytes.subarray(at + encodedPath.length)]);
+    const signatureBytes = 4 + 4 + 4 + 64; // one DecoratedSignature: count, hint, length, signature
+    const txBytes = six.subarray(4, six.length - signatureBytes);
+    six.set(trader.sign(sha256(Buffer.concat([NETWORK_ID, Buffer.from([0, 0, 0, 2]), txBytes]))), six.length - 64);
+    const refused = await node.rpc('sendTransaction', { transaction: six.toString('base64') });
+    assert.deepEqual(refused.error, { code: -32602, message: 'invalid_xdr' });
+    // 5 is a path: valid, applied, and failing for want of offers in those books
+    const fiveSent = await send(s, trader, [pathOf(5)]);
+    assert.deepEqual(opCodes(transactionResult(fiveSent.done)), [-10 /* PATH_PAYMENT_STRICT_SEND_TOO_FEW_OFFERS */]);
+
+    // the refusals consumed nothing; the node kept closing ledgers and serving
+    assert.equal((await s.getAccount(trader.publicKey())).sequenceNumber(), String(BigInt(sequenceBefore) + 1n), 'only the 5-hop payment used a sequence number');
+    assert.equal((await s.getHealth()).status, 'healthy');
+    const payment = await applied(s, trader, [Operation.payment({ destination: (await fundedAccount(s)).publicKey(), asset: Asset.native(), amount: '1' })]);
+    assert.ok(payment.done.ledger > latestBefore);
   });
 });

@@ -2,7 +2,7 @@
 // SDK: offers crossing, updated, deleted and resting passively (read back as OFFER entries with
 // getLedgerEntries), path payments over two hops of the book, revocation pulling a holder's offers,
 // and every step checked through balances, liabilities, sub-entries, the decoded operation results
-// and the CAP-67 events getEvents serves. Then malformed offers and path payments, built with the SDK
+// and the CAP-67 events getEvents serves (path payments: classicPathPayments.test.ts). Then malformed offers and path payments, built with the SDK
 // where it lets them through and by hand where it does not, each refused by sendTransaction with
 // core's result code, and a path longer than XDR allows refused as invalid XDR.
 import { after, before, describe, it } from 'node:test';
@@ -12,9 +12,8 @@ import { Asset, AuthRequiredFlag, AuthRevocableFlag, Keypair, Operation, xdr, ty
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, builder, server } from './support/sdk.ts';
 import {
-  accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, manageOfferSuccess, movement, offerEntries,
-  offerIdOf, opCodes, pathPaymentSuccess, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult,
-  trustLineView, type Trade,
+  accountView, applied, assetEvent, assetWire, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, offerEntries,
+  offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade,
 } from './support/classic.ts';
 
 const sha256 = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
@@ -46,16 +45,7 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
   });
   after(async () => { await node?.stop(); });
 
-  /** An issuer of `codes` (no flags), and `holders` trusting all of them, set up in one transaction the issuer pays for. */
-  async function issue(codes: string[], holders: Keypair[], grants: { to: Keypair; code: string; amount: string }[] = []) {
-    const issuer = await fundedAccount(s);
-    const assets = Object.fromEntries(codes.map((c) => [c, new Asset(c, issuer.publicKey())])) as Record<string, Asset>;
-    await applied(s, issuer, [
-      ...holders.flatMap((h) => codes.map((c) => Operation.changeTrust({ asset: assets[c], source: h.publicKey() }))),
-      ...grants.map((g) => Operation.payment({ destination: g.to.publicKey(), asset: assets[g.code], amount: g.amount })),
-    ], holders);
-    return { issuer, assets };
-  }
+  const issue = (codes: string[], holders: Keypair[], grants: Grant[] = []) => issueAssets(s, codes, holders, grants);
 
   const xlmOf = async (kp: Keypair) => (await accountView(s, kp.publicKey())).balance;
   const heldOf = async (kp: Keypair, asset: Asset) => (await trustLineView(s, kp.publicKey(), asset))!.balance;
@@ -205,93 +195,65 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.equal((await offerEntries(s, trader.publicKey(), [idResting]))[0]!.amount, stroops('10'));
   });
 
-  it('path payments over two hops of the book (XLM → USD → EUR), strict send and strict receive; failures leave every balance unchanged', async () => {
-    const [mmUsd, mmEur, sender, receiver] = [await fundedAccount(s), await fundedAccount(s), await fundedAccount(s), await fundedAccount(s)];
-    const { assets: { USD, EUR, GBP } } = await issue(['USD', 'EUR', 'GBP'], [mmUsd, mmEur, receiver], [
-      { to: mmUsd, code: 'USD', amount: '1000' }, { to: mmEur, code: 'EUR', amount: '1000' },
-    ]);
-    // the book: 100 USD at 2 XLM each, 100 EUR at 1.25 USD each
-    const usdPrice = { n: 2n, d: 1n };
-    const eurPrice = { n: 5n, d: 4n };
-    const o1 = offerIdOf(manageOfferSuccess((await applied(s, mmUsd, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '100', price: { n: 2, d: 1 } })])).done));
-    const o2 = offerIdOf(manageOfferSuccess((await applied(s, mmEur, [Operation.manageSellOffer({ selling: EUR, buying: USD, amount: '100', price: { n: 5, d: 4 } })])).done));
+  it('the issuer\'s own offers: selling its asset mints it to the taker, buying it back burns it; no trustline, liabilities on its account only', async () => {
+    const taker = await fundedAccount(s);
+    const { issuer, assets: { USD } } = await issue(['USD'], [taker]);
+    const ask = await applied(s, issuer, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '100', price: '2' })]);
+    const askId = offerIdOf(manageOfferSuccess(ask.done));
+    let issuerAccount = await accountView(s, issuer.publicKey());
+    assert.deepEqual([issuerAccount.numSubEntries, issuerAccount.buying, issuerAccount.selling], [1, stroops('200'), 0n], 'USD is unlimited for its issuer');
 
-    const snapshot = async () => ({
-      senderXlm: await xlmOf(sender), receiverEur: await heldOf(receiver, EUR),
-      mmUsdXlm: await xlmOf(mmUsd), mmUsdUsd: await heldOf(mmUsd, USD), mmEurUsd: await heldOf(mmEur, USD), mmEurEur: await heldOf(mmEur, EUR),
-      o1: (await offerEntries(s, mmUsd.publicKey(), [o1]))[0]!.amount, o2: (await offerEntries(s, mmEur.publicKey(), [o2]))[0]!.amount,
-    });
+    const bought = await applied(s, taker, [Operation.manageBuyOffer({ selling: Asset.native(), buying: USD, buyAmount: '10', price: '2' })]);
+    const buyTrade: Trade = { seller: issuer.publicKey(), offerId: askId, sold: USD.toString(), amountSold: stroops('10'), bought: 'native', amountBought: stroops('20') };
+    assert.deepEqual(manageOfferSuccess(bought.done).offersClaimed.map(tradeOf), [buyTrade]);
+    const mintEvents = await transactionEvents(s, bought);
+    assert.deepEqual(mintEvents, tradeEvents(taker.publicKey(), buyTrade));
+    assert.deepEqual(mintEvents.map((e) => e.name), ['transfer', 'mint']);
+    assert.equal((await trustLineView(s, taker.publicKey(), USD))!.balance, stroops('10'));
+    issuerAccount = await accountView(s, issuer.publicKey());
+    assert.equal(issuerAccount.buying, stroops('180'));
 
-    // strict send: exactly 40 XLM buy 40/2 = 20 USD, which buy 20/1.25 = 16 EUR
-    let before = await snapshot();
-    const sendAmount = stroops('40');
-    const usdBought = sendAmount * usdPrice.d / usdPrice.n;
-    const eurBought = usdBought * eurPrice.d / eurPrice.n;
-    const strictSend = await applied(s, sender, [Operation.pathPaymentStrictSend({
-      sendAsset: Asset.native(), sendAmount: decimal(sendAmount), destination: receiver.publicKey(), destAsset: EUR, destMin: decimal(eurBought), path: [USD],
-    })]);
-    let ok = pathPaymentSuccess(strictSend.done);
-    let trades: Trade[] = [
-      { seller: mmUsd.publicKey(), offerId: o1, sold: USD.toString(), amountSold: usdBought, bought: 'native', amountBought: sendAmount },
-      { seller: mmEur.publicKey(), offerId: o2, sold: EUR.toString(), amountSold: eurBought, bought: USD.toString(), amountBought: usdBought },
-    ];
-    assert.deepEqual(ok.offers.map(tradeOf), trades);
-    assert.deepEqual(ok.last, { destination: { type: 0, ed25519: receiver.rawPublicKey() }, asset: assetWire(EUR), amount: eurBought });
-    assert.deepEqual(await snapshot(), {
-      senderXlm: before.senderXlm - sendAmount - feeCharged(strictSend.done), receiverEur: before.receiverEur + eurBought,
-      mmUsdXlm: before.mmUsdXlm + sendAmount, mmUsdUsd: before.mmUsdUsd - usdBought, mmEurUsd: before.mmEurUsd + usdBought, mmEurEur: before.mmEurEur - eurBought,
-      o1: before.o1 - usdBought, o2: before.o2 - eurBought,
-    });
-    assert.deepEqual(await transactionEvents(s, strictSend), [
-      ...trades.flatMap((t) => tradeEvents(sender.publicKey(), t)),
-      movement(EUR.toString(), sender.publicKey(), receiver.publicKey(), eurBought),
-    ]);
+    // the issuer bids for its asset below its ask; the taker sells into the bid
+    const bid = await applied(s, issuer, [Operation.manageBuyOffer({ selling: Asset.native(), buying: USD, buyAmount: '5', price: '1' })]);
+    const bidId = offerIdOf(manageOfferSuccess(bid.done));
+    assert.equal((await accountView(s, issuer.publicKey())).selling, stroops('5'));
+    const sold = await applied(s, taker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '5', price: '1' })]);
+    const sellTrade: Trade = { seller: issuer.publicKey(), offerId: bidId, sold: 'native', amountSold: stroops('5'), bought: USD.toString(), amountBought: stroops('5') };
+    assert.deepEqual(manageOfferSuccess(sold.done).offersClaimed.map(tradeOf), [sellTrade]);
+    const burnEvents = await transactionEvents(s, sold);
+    assert.deepEqual(burnEvents, tradeEvents(taker.publicKey(), sellTrade));
+    assert.deepEqual(burnEvents.map((e) => e.name), ['burn', 'transfer']);
+    issuerAccount = await accountView(s, issuer.publicKey());
+    assert.deepEqual([issuerAccount.numSubEntries, issuerAccount.buying, issuerAccount.selling], [1, stroops('180'), 0n]);
+    assert.equal((await trustLineView(s, taker.publicKey(), USD))!.balance, stroops('5'));
+  });
 
-    // strict receive: exactly 8 EUR cost 8*1.25 = 10 USD, which cost 10*2 = 20 XLM
-    before = await snapshot();
-    const destAmount = stroops('8');
-    const usdNeeded = destAmount * eurPrice.n / eurPrice.d;
-    const xlmNeeded = usdNeeded * usdPrice.n / usdPrice.d;
-    const strictReceive = await applied(s, sender, [Operation.pathPaymentStrictReceive({
-      sendAsset: Asset.native(), sendMax: decimal(xlmNeeded), destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(destAmount), path: [USD],
-    })]);
-    ok = pathPaymentSuccess(strictReceive.done);
-    trades = [
-      { seller: mmUsd.publicKey(), offerId: o1, sold: USD.toString(), amountSold: usdNeeded, bought: 'native', amountBought: xlmNeeded },
-      { seller: mmEur.publicKey(), offerId: o2, sold: EUR.toString(), amountSold: destAmount, bought: USD.toString(), amountBought: usdNeeded },
-    ];
-    assert.deepEqual(ok.offers.map(tradeOf), trades, 'the offers in path order');
-    assert.deepEqual(ok.last, { destination: { type: 0, ed25519: receiver.rawPublicKey() }, asset: assetWire(EUR), amount: destAmount });
-    assert.deepEqual(await snapshot(), {
-      senderXlm: before.senderXlm - xlmNeeded - feeCharged(strictReceive.done), receiverEur: before.receiverEur + destAmount,
-      mmUsdXlm: before.mmUsdXlm + xlmNeeded, mmUsdUsd: before.mmUsdUsd - usdNeeded, mmEurUsd: before.mmEurUsd + usdNeeded, mmEurEur: before.mmEurEur - destAmount,
-      o1: before.o1 - usdNeeded, o2: before.o2 - destAmount,
-    });
-    assert.deepEqual(await transactionEvents(s, strictReceive), [
-      ...trades.flatMap((t) => tradeEvents(sender.publicKey(), t)),
-      movement(EUR.toString(), sender.publicKey(), receiver.publicKey(), destAmount),
-    ]);
-
-    // failures: one stroop short of the bound, more than the book holds, a hop with no book
-    const bookEur = (await snapshot()).o2;
-    const failures: [string, number, ReturnType<typeof Operation.pathPaymentStrictSend>][] = [
-      ['PATH_PAYMENT_STRICT_SEND_UNDER_DESTMIN', -12, Operation.pathPaymentStrictSend({
-        sendAsset: Asset.native(), sendAmount: decimal(sendAmount), destination: receiver.publicKey(), destAsset: EUR, destMin: decimal(eurBought + 1n), path: [USD] })],
-      ['PATH_PAYMENT_STRICT_RECEIVE_OVER_SENDMAX', -12, Operation.pathPaymentStrictReceive({
-        sendAsset: Asset.native(), sendMax: decimal(xlmNeeded - 1n), destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(destAmount), path: [USD] })],
-      ['PATH_PAYMENT_STRICT_RECEIVE_TOO_FEW_OFFERS (more than the book)', -10, Operation.pathPaymentStrictReceive({
-        sendAsset: Asset.native(), sendMax: '100000', destination: receiver.publicKey(), destAsset: EUR, destAmount: decimal(bookEur + 1n), path: [USD] })],
-      ['PATH_PAYMENT_STRICT_SEND_TOO_FEW_OFFERS (no GBP book)', -10, Operation.pathPaymentStrictSend({
-        sendAsset: Asset.native(), sendAmount: '40', destination: receiver.publicKey(), destAsset: EUR, destMin: '1', path: [GBP] })],
-    ];
-    for (const [name, code, op] of failures) {
-      before = await snapshot();
-      const r = await send(s, sender, [op]);
-      assert.equal(r.done.status, 'FAILED', name);
-      assert.deepEqual(opCodes(transactionResult(r.done)), [code], name);
-      assert.deepEqual(await snapshot(), { ...before, senderXlm: before.senderXlm - feeCharged(r.done) }, `${name}: only the fee`);
-      assert.deepEqual(await transactionEvents(s, r), [], `${name}: no movement`);
+  it('a cross at an awkward price (7/3): what changes hands is conserved and each side trades within its price', async () => {
+    const [maker, taker] = [await fundedAccount(s), await fundedAccount(s)];
+    const { assets: { USD } } = await issue(['USD'], [maker, taker], [{ to: maker, code: 'USD', amount: '10' }]);
+    const ask = await applied(s, maker, [Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '10', price: { n: 7, d: 3 } })]);
+    const askId = offerIdOf(manageOfferSuccess(ask.done));
+    const before = { makerXlm: await xlmOf(maker), takerXlm: await xlmOf(taker) };
+    const offered = stroops('1.2345678');
+    const cross = await applied(s, taker, [Operation.manageSellOffer({ selling: Asset.native(), buying: USD, amount: '1.2345678', price: { n: 3, d: 7 } })]);
+    const r = manageOfferSuccess(cross.done);
+    assert.equal(r.offersClaimed.length, 1);
+    const t = tradeOf(r.offersClaimed[0]);
+    assert.deepEqual([t.seller, t.offerId, t.sold, t.bought], [maker.publicKey(), askId, USD.toString(), 'native']);
+    assert.ok(t.amountSold > 0n && t.amountBought > 0n && t.amountBought <= offered);
+    // the maker gets at least 7/3 XLM per USD; the taker pays at most 1% more than that
+    assert.ok(t.amountBought * 3n >= t.amountSold * 7n, `${t.amountBought} XLM for ${t.amountSold} USD`);
+    assert.ok(t.amountBought * 3n * 100n <= t.amountSold * 7n * 101n, `${t.amountBought} XLM for ${t.amountSold} USD`);
+    assert.equal(await xlmOf(maker), before.makerXlm + t.amountBought);
+    assert.equal(await xlmOf(taker), before.takerXlm - t.amountBought - feeCharged(cross.done));
+    assert.equal(await heldOf(maker, USD), stroops('10') - t.amountSold);
+    assert.equal(await heldOf(taker, USD), t.amountSold);
+    assert.equal((await offerEntries(s, maker.publicKey(), [askId]))[0]!.amount, stroops('10') - t.amountSold);
+    if (r.offer.effect !== MANAGE_OFFER_DELETED) {
+      const [rest] = await offerEntries(s, taker.publicKey(), [offerIdOf(r)]);
+      assert.ok(rest!.amount <= offered - t.amountBought, 'what rests is at most what was not sold');
     }
+    assert.deepEqual(await transactionEvents(s, cross), tradeEvents(taker.publicKey(), t));
   });
 
   it('revoking authorization pulls the holder\'s offers in that asset (not at AUTHORIZED_TO_MAINTAIN_LIABILITIES): liabilities to 0, sub-entries back', async () => {

@@ -3,7 +3,7 @@
 // balances, operation results decoded from getTransaction's resultXdr, and the CAP-67 events a
 // transaction emitted as getEvents serves them. Every value comes from the node's own answers.
 import assert from 'node:assert/strict';
-import { Asset, Keypair, StrKey, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk';
+import { Asset, Keypair, Operation, StrKey, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk';
 import { PASSPHRASE, builder, submit } from './sdk.ts';
 
 export const XLM = 10_000_000n;
@@ -338,4 +338,20 @@ export async function entrySponsor(call: (method: string, params?: unknown) => P
   const ext = xdr.LedgerEntryExt.schema.decode(Buffer.from(res.result.entries[0].extXdr, 'base64'));
   const id = ext.v === 1 ? ext.v1.sponsoringId : null;
   return id ? StrKey.encodeEd25519PublicKey(Buffer.from(id.ed25519)) : null;
+}
+
+export interface Grant { to: Keypair; code: string; amount: string }
+
+/**
+ * A new issuer of `codes` (no flags), `holders` trusting each of them and `grants` paid out, in one
+ * transaction the issuer pays for and the holders co-sign.
+ */
+export async function issueAssets(s: rpc.Server, codes: string[], holders: Keypair[], grants: Grant[] = []): Promise<{ issuer: Keypair; assets: Record<string, Asset> }> {
+  const issuer = await fundedAccount(s);
+  const assets = Object.fromEntries(codes.map((c) => [c, new Asset(c, issuer.publicKey())])) as Record<string, Asset>;
+  await applied(s, issuer, [
+    ...holders.flatMap((h) => codes.map((c) => Operation.changeTrust({ asset: assets[c], source: h.publicKey() }))),
+    ...grants.map((g) => Operation.payment({ destination: g.to.publicKey(), asset: assets[g.code], amount: g.amount })),
+  ], holders);
+  return { issuer, assets };
 }

@@ -12,7 +12,7 @@ import { Asset, AuthRequiredFlag, AuthRevocableFlag, Keypair, Operation, xdr, ty
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, builder, server } from './support/sdk.ts';
 import {
-  accountView, applied, assetEvent, assetWire, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, offerEntries,
+  accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, minimumBalance, offerEntries,
   offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade,
 } from './support/classic.ts';
 
@@ -193,6 +193,43 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.deepEqual({ ...after, balance: 0n }, { ...before.account, balance: 0n }, 'sub-entries and liabilities unchanged');
     assert.deepEqual(await trustLineView(s, trader.publicKey(), USD), before.usd);
     assert.equal((await offerEntries(s, trader.publicKey(), [idResting]))[0]!.amount, stroops('10'));
+  });
+
+  it('liabilities bind: what offers sell cannot be paid away, what they buy keeps its room in the line, the XLM they sell stays above the reserve', async () => {
+    const trader = await fundedAccount(s);
+    const { issuer, assets: { USD, EUR } } = await issue(['USD', 'EUR'], [trader], [{ to: trader, code: 'USD', amount: '100' }]);
+    await applied(s, trader, [
+      Operation.changeTrust({ asset: EUR, limit: '50' }),
+      Operation.manageSellOffer({ selling: USD, buying: EUR, amount: '80', price: '0.5' }),          // sells 80 USD, buys 40 EUR
+      Operation.manageSellOffer({ selling: Asset.native(), buying: EUR, amount: '10', price: '0.1' }), // sells 10 XLM, buys 1 EUR
+    ]);
+    const usd = (await trustLineView(s, trader.publicKey(), USD))!;
+    const eur = (await trustLineView(s, trader.publicKey(), EUR))!;
+    assert.deepEqual([usd.balance, usd.selling, eur.limit, eur.buying], [stroops('100'), stroops('80'), stroops('50'), stroops('41')]);
+    const freeUsd = usd.balance - usd.selling;
+    const eurRoom = eur.limit - eur.balance - eur.buying;
+
+    const refused = async (name: string, source: Keypair, op: xdr.Operation, code: number) => {
+      const r = await send(s, source, [op]);
+      assert.deepEqual(opCodes(transactionResult(r.done)), [code], name);
+      return r;
+    };
+    await refused('USD beyond what is free of offers', trader, Operation.payment({ destination: issuer.publicKey(), asset: USD, amount: decimal(freeUsd + 1n) }), -2 /* PAYMENT_UNDERFUNDED */);
+    await refused('EUR beyond the room the offers leave', issuer, Operation.payment({ destination: trader.publicKey(), asset: EUR, amount: decimal(eurRoom + 1n) }), -8 /* PAYMENT_LINE_FULL */);
+    const account = await accountView(s, trader.publicKey());
+    const fee = 100n; // the transaction's fee leaves the balance before its operation runs
+    const freeXlm = account.balance - fee - minimumBalance(account) - account.selling;
+    const xlmRefused = await refused('XLM beyond the reserve and what offers sell', trader, Operation.payment({ destination: issuer.publicKey(), asset: Asset.native(), amount: decimal(freeXlm + 1n) }), -2 /* PAYMENT_UNDERFUNDED */);
+    assert.equal(feeCharged(xlmRefused.done), fee);
+    // exactly what is free goes through, each of the three
+    await applied(s, trader, [Operation.payment({ destination: issuer.publicKey(), asset: USD, amount: decimal(freeUsd) })]);
+    await applied(s, issuer, [Operation.payment({ destination: trader.publicKey(), asset: EUR, amount: decimal(eurRoom) })]);
+    const now = await accountView(s, trader.publicKey());
+    await applied(s, trader, [Operation.payment({ destination: issuer.publicKey(), asset: Asset.native(), amount: decimal(now.balance - fee - minimumBalance(now) - now.selling) })]);
+    const drained = await accountView(s, trader.publicKey());
+    assert.equal(drained.balance, minimumBalance(drained) + drained.selling);
+    assert.equal((await trustLineView(s, trader.publicKey(), USD))!.balance, usd.selling);
+    assert.equal((await trustLineView(s, trader.publicKey(), EUR))!.balance, eur.limit - eur.buying);
   });
 
   it('the issuer\'s own offers: selling its asset mints it to the taker, buying it back burns it; no trustline, liabilities on its account only', async () => {

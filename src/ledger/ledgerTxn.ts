@@ -19,6 +19,8 @@ export interface EntrySource {
   offers?(selling: Asset, buying: Asset): readonly LedgerEntry[];
   /** Every committed offer of `seller`. */
   offersBySeller?(seller: AccountId): readonly LedgerEntry[];
+  /** Every committed pool-share trustline of `owner` (revoking authorization redeems them). */
+  poolShareTrustLines?(owner: AccountId): readonly LedgerEntry[];
 }
 
 /** Header values an outermost LedgerTxn starts from. */
@@ -143,6 +145,29 @@ export class LedgerTxn {
     for (const e of root.source!.offersBySeller?.(seller) ?? []) {
       const id = keyId(offerKeyOf(e));
       if (!decided.has(id)) out.push(cloneWire(e));
+    }
+    return out;
+  }
+
+  /**
+   * Every pool-share trustline of `owner` as this level sees it, as private copies: what stellar-core's
+   * loadPoolShareTrustLinesByAccountAndAsset chooses from (the caller filters by the pools' assets).
+   */
+  poolShareTrustLinesOf(owner: AccountId): LedgerEntry[] {
+    const decided = new Set<string>();
+    const out: LedgerEntry[] = [];
+    for (let l: LedgerTxn | null = this; l; l = l.parent) {
+      for (const [id, slot] of l.slots) {
+        if (slot.key.type !== 1 || slot.key.trustLine.asset.type !== 3 || decided.has(id)) continue;
+        if (!bytesEqual(slot.key.trustLine.accountId.ed25519, owner.ed25519)) continue;
+        decided.add(id);
+        if (slot.entry) out.push(cloneWire(slot.entry));
+      }
+    }
+    let root: LedgerTxn = this;
+    while (root.parent) root = root.parent;
+    for (const e of root.source!.poolShareTrustLines?.(owner) ?? []) {
+      if (!decided.has(keyId(ledgerKeyOf(e.data)))) out.push(cloneWire(e));
     }
     return out;
   }

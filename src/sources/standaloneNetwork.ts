@@ -30,6 +30,7 @@ import { loadNative, nativeAvailable } from '../host/native.ts';
 import type { RawLedger } from './ledgerSource.ts';
 import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
+import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
@@ -85,6 +86,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
       getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
       offersBySeller: (seller) => this.orderBook.offersBySeller(seller),
+      // few per account, so read from storage as one key range rather than indexed in memory
+      poolShareTrustLines: (owner) =>
+        Array.from(this.store.entriesWithKeyPrefix(poolShareTrustLineKeyPrefix(owner)), (e) => decodeLedgerEntry(e.entry)),
     };
   }
 

@@ -113,6 +113,8 @@ export interface StoreReader {
   allEntries(): Iterable<StoredEntry>;
   /** The current entries whose LedgerEntryType is in [first, last], in key order. */
   entriesOfTypes(first: number, last: number): Iterable<StoredEntry>;
+  /** The current entries whose LedgerKey XDR starts with `prefix` (say, one account's pool-share trustlines), in key order. */
+  entriesWithKeyPrefix(prefix: Uint8Array): Iterable<StoredEntry>;
   transactionByHash(hash: Uint8Array): StoredTransaction | undefined;
   /** Transactions with toid >= fromId, ascending, at most `limit`. */
   transactionsFrom(fromId: bigint, limit: number): StoredTransaction[];

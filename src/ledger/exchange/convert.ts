@@ -8,7 +8,8 @@ import type { LedgerContext } from '../ops/types.ts';
 import type { Asset } from '../../xdr/codec.ts';
 import { convertWithOffers, type ClaimAtom, type Converted, type OfferFilterResult } from './crossOffers.ts';
 import { Rounding } from './exchangeMath.ts';
-import { exchangeWithPool, poolIdOf } from './poolTrade.ts';
+import { exchangeWithPool } from './poolExchange.ts';
+import { poolIdForAssets } from '../liquidityPools.ts';
 
 /** Offers a trade may still cross (core's MAX_OFFERS_TO_CROSS per operation, a pool counting as one). */
 export interface CrossingBudget { remaining: number }
@@ -44,7 +45,7 @@ export function convertWithOffersAndPools(ltxOuter: LedgerTxn, ledger: LedgerCon
   const wheatReceived = traded?.fromPool ?? 0n;
   const atom: ClaimAtom = {
     type: 2,
-    liquidityPool: { liquidityPoolId: poolIdOf(sheep, wheat), assetSold: wheat, amountSold: wheatReceived, assetBought: sheep, amountBought: sheepSend },
+    liquidityPool: { liquidityPoolId: poolIdForAssets(sheep, wheat), assetSold: wheat, amountSold: wheatReceived, assetBought: sheep, amountBought: sheepSend },
   };
   budget.remaining -= 1;
   return { result: 'ok', sheepSend, wheatReceived, trail: [atom] };

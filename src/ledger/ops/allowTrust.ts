@@ -1,6 +1,7 @@
 // AllowTrust (superseded by SetTrustLineFlags but still valid): the issuer sets the authorization
 // level (0, AUTHORIZED or AUTHORIZED_TO_MAINTAIN_LIABILITIES) of a holder's trustline to one of its
-// own asset codes. As with SetTrustLineFlags, revoking pulls the holder's offers in the asset.
+// own asset codes. As with SetTrustLineFlags, revoking pulls the holder's offers in the asset and
+// redeems its pool shares.
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey, type Asset } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
@@ -63,7 +64,7 @@ export const allowTrust: OpHandler<Body> = {
     }
 
     if (isAuthorizedToMaintainLiabilities(tl) && (flags & TRUSTLINE_AUTH_FLAGS) === 0) {
-      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset);
+      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset, ctx);
       if (removed === 'lowReserve') return result(ALLOW_TRUST_LOW_RESERVE);
       if (removed === 'tooManySponsoring') return failOp(OP_TOO_MANY_SPONSORING, result(ALLOW_TRUST_LOW_RESERVE).tr);
     }

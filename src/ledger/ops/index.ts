@@ -7,7 +7,7 @@
 //    3 MANAGE_SELL_OFFER             manageSellOffer.ts           (shared: manageOffer.ts, ../exchange/)
 //    4 CREATE_PASSIVE_SELL_OFFER     createPassiveSellOffer.ts
 //    5 SET_OPTIONS                   setOptions.ts
-//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets; pool-share lines → opNOT_SUPPORTED)
+//    6 CHANGE_TRUST                  changeTrust.ts    (credit assets and liquidity-pool shares)
 //    7 ALLOW_TRUST                   allowTrust.ts
 //    8 ACCOUNT_MERGE                 accountMerge.ts
 //   10 MANAGE_DATA                   manageData.ts
@@ -22,6 +22,8 @@
 //   19 CLAWBACK                      clawback.ts
 //   20 CLAWBACK_CLAIMABLE_BALANCE    clawbackClaimableBalance.ts
 //   21 SET_TRUST_LINE_FLAGS          setTrustLineFlags.ts
+//   22 LIQUIDITY_POOL_DEPOSIT        liquidityPoolDeposit.ts      (pools: ../liquidityPools.ts)
+//   23 LIQUIDITY_POOL_WITHDRAW       liquidityPoolWithdraw.ts
 //   24 INVOKE_HOST_FUNCTION          invokeHostFunction.ts  (the Soroban host, through the native addon)
 //   25 EXTEND_FOOTPRINT_TTL          extendFootprintTtl.ts
 //   26 RESTORE_FOOTPRINT             restoreFootprint.ts
@@ -30,8 +32,6 @@
 // every type without a handler it is answered opNOT_SUPPORTED, and that is core's answer too: core
 // asks isOpSupported before it looks at the operation's source account or signatures, and validation
 // asks for a handler first.
-//
-// Not handled here yet (the applier answers opNOT_SUPPORTED): liquidity pools (22, 23).
 //
 // Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
 // its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
@@ -51,6 +51,8 @@ import { beginSponsoringFutureReserves } from './beginSponsoringFutureReserves.t
 import { endSponsoringFutureReserves } from './endSponsoringFutureReserves.ts';
 import { revokeSponsorship } from './revokeSponsorship.ts';
 import { setTrustLineFlags } from './setTrustLineFlags.ts';
+import { liquidityPoolDeposit } from './liquidityPoolDeposit.ts';
+import { liquidityPoolWithdraw } from './liquidityPoolWithdraw.ts';
 import { invokeHostFunction } from './invokeHostFunction.ts';
 import { extendFootprintTtl } from './extendFootprintTtl.ts';
 import { restoreFootprint } from './restoreFootprint.ts';
@@ -112,6 +114,8 @@ const registered: ReadonlyArray<[type: number, handler: OpHandler<any>, resultAr
   [19, clawback, 'clawbackResult'],
   [20, clawbackClaimableBalance, 'clawbackClaimableBalanceResult'],
   [21, setTrustLineFlags, 'setTrustLineFlagsResult'],
+  [22, liquidityPoolDeposit, 'liquidityPoolDepositResult'],
+  [23, liquidityPoolWithdraw, 'liquidityPoolWithdrawResult'],
   [24, invokeHostFunction, 'invokeHostFunctionResult'],
   [25, extendFootprintTtl, 'extendFootprintTtlResult'],
   [26, restoreFootprint, 'restoreFootprintResult'],

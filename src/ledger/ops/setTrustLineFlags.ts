@@ -1,6 +1,6 @@
 // SetTrustLineFlags: the issuer sets and clears flags on a holder's trustline (protocol 17+).
 // Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) also pulls the holder's
-// offers in that asset (revocation.ts).
+// offers in that asset and redeems its pool shares in pools holding it (revocation.ts).
 import type { xdr } from '@stellar/stellar-sdk';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
@@ -57,7 +57,7 @@ export const setTrustLineFlags: OpHandler<Body> = {
     if ((flags & TRUSTLINE_AUTH_FLAGS) === TRUSTLINE_AUTH_FLAGS) return result(SET_TRUST_LINE_FLAGS_INVALID_STATE);
 
     if (isAuthorizedToMaintainLiabilities(trustLineOf(before)) && (flags & TRUSTLINE_AUTH_FLAGS) === 0) {
-      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset);
+      const removed = removeOffersAndPoolShares(ltx, ledger, trustor, asset, ctx);
       if (removed === 'lowReserve') return result(SET_TRUST_LINE_FLAGS_LOW_RESERVE);
       if (removed === 'tooManySponsoring') return failOp(OP_TOO_MANY_SPONSORING, result(SET_TRUST_LINE_FLAGS_LOW_RESERVE).tr);
     }

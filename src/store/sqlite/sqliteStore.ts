@@ -55,6 +55,7 @@ export class SqliteStore implements Store {
       entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
       allEntries: p('SELECT key, entry, last_modified FROM ledger_entries ORDER BY key'),
       entriesInKeyRange: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? AND key < ? ORDER BY key'),
+      entriesFromKey: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? ORDER BY key'),
       clearEntries: p('DELETE FROM ledger_entries'),
       txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
                    JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
@@ -214,6 +215,17 @@ export class SqliteStore implements Store {
     // a LedgerKey's XDR starts with its type (big-endian u32), so one type range is one key range
     const bound = (type: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, type); return b; };
     return storedEntries(this.st.entriesInKeyRange.iterate(bound(first), bound(last + 1)));
+  }
+
+  entriesWithKeyPrefix(prefix: Uint8Array): Iterable<StoredEntry> {
+    // keys starting with the prefix sort from the prefix itself up to (not including) the next
+    // prefix of the same length; a prefix of only 0xff bytes has no such bound and runs to the end
+    const upper = Uint8Array.from(prefix);
+    let i = upper.length - 1;
+    while (i >= 0 && upper[i] === 0xff) i--;
+    if (i < 0) return storedEntries(this.st.entriesFromKey.iterate(prefix));
+    upper[i]++;
+    return storedEntries(this.st.entriesInKeyRange.iterate(prefix, upper.subarray(0, i + 1)));
   }
 
   ledgerRange(): LedgerRange | undefined { return this.range; }

@@ -106,14 +106,14 @@ test('ChangeTrust checkValid: native, negative limit, issuer trusting itself, ba
   }
 });
 
-test('ChangeTrust on a pool share is opNOT_SUPPORTED; too many sub-entries is opTOO_MANY_SUBENTRIES', () => {
+test('ChangeTrust on a pool share without its asset trustlines is TRUST_LINE_MISSING; too many sub-entries is opTOO_MANY_SUBENTRIES', () => {
   const A = credit('AAA', issuer), B = credit('BBB', issuer);
   if (A.type !== 1 || B.type !== 1) throw new Error('unreachable');
   const state = new MemoryState([accountEntry(issuer, 100n * XLM), accountEntry(alice, 10_000n * XLM, { numSubEntries: 1000 })]);
   const pool: xdr.OperationBodyWire = { type: 6, changeTrustOp: { line: { type: 3, liquidityPool: { type: 0, constantProduct: { assetA: A, assetB: B, fee: 30 } } }, limit: 10n } };
   const r = runOp(state, pool, alice);
   assert.equal(r.stage, 'apply');
-  assert.deepEqual(operationResultOf(r.outcome), { code: -3 });
+  assert.equal(innerCode(r.outcome), -6);
   const unsorted: xdr.OperationBodyWire = { type: 6, changeTrustOp: { line: { type: 3, liquidityPool: { type: 0, constantProduct: { assetA: B, assetB: A, fee: 30 } } }, limit: 10n } };
   assert.equal(runOp(state, unsorted, alice).stage, 'checkValid', 'pool assets must be ordered');
   const tooMany = runOp(state, trust(USD, 10n), alice);

@@ -4,6 +4,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { createHash } from 'node:crypto';
 import { LedgerTxn, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
 import { OrderBook } from '../../../src/ledger/orderBook.ts';
+import { poolShareTrustLineKeyPrefix } from '../../../src/ledger/liquidityPools.ts';
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import { opHandlers } from '../../../src/ledger/ops/index.ts';
 import type { LedgerContext, OpContext, OpOutcome } from '../../../src/ledger/ops/types.ts';
@@ -80,6 +81,11 @@ export class MemoryState implements EntrySource {
   offers(selling: Asset, buying: Asset): readonly LedgerEntry[] { return this.book.offers(selling, buying); }
 
   offersBySeller(seller: AccountId): readonly LedgerEntry[] { return this.book.offersBySeller(seller); }
+
+  poolShareTrustLines(owner: AccountId): readonly LedgerEntry[] {
+    const prefix = Buffer.from(poolShareTrustLineKeyPrefix(owner));
+    return [...this.entries].filter(([k]) => Buffer.from(k, 'base64').subarray(0, prefix.length).equals(prefix)).map(([, b]) => decodeLedgerEntry(b));
+  }
 
   getEntry(keyXdr: Uint8Array): LedgerEntry | undefined {
     const b = this.entries.get(Buffer.from(keyXdr).toString('base64'));

@@ -332,7 +332,7 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     account = await accountView(s, holder.publicKey());
     assert.deepEqual([account.numSubEntries, account.buying, account.selling], [3, stroops('40'), 0n]);
     line = (await trustLineView(s, holder.publicKey(), RVK))!;
-    assert.deepEqual(line, { balance: stroops('100'), limit: line.limit, flags: 0, buying: 0n, selling: 0n });
+    assert.deepEqual(line, { balance: stroops('100'), limit: line.limit, flags: 0, buying: 0n, selling: 0n, poolUseCount: 0 });
     assert.equal((await trustLineView(s, holder.publicKey(), USD))!.selling, stroops('40'));
 
     // AllowTrust (the older operation) revokes the same way

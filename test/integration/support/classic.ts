@@ -32,6 +32,9 @@ const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64')
 export const accountKey = (g: string): xdr.LedgerKeyWire => ({ type: 0, account: { accountId: accountIdWire(g) } });
 export const trustLineKey = (g: string, asset: Asset): xdr.LedgerKeyWire =>
   ({ type: 1, trustLine: { accountId: accountIdWire(g), asset: trustLineAssetWire(asset) } });
+export const poolShareLineKey = (g: string, poolIdHex: string): xdr.LedgerKeyWire =>
+  ({ type: 1, trustLine: { accountId: accountIdWire(g), asset: { type: 3, liquidityPoolId: Buffer.from(poolIdHex, 'hex') } } });
+export const liquidityPoolKey = (poolIdHex: string): xdr.LedgerKeyWire => ({ type: 5, liquidityPool: { liquidityPoolId: Buffer.from(poolIdHex, 'hex') } });
 export const offerKey = (g: string, offerId: bigint): xdr.LedgerKeyWire => ({ type: 2, offer: { sellerId: accountIdWire(g), offerId } });
 /** A claimable balance key from the SDK's hex id ("00000000" + sha256). */
 export const claimableBalanceKey = (idHex: string): xdr.LedgerKeyWire =>
@@ -85,18 +88,35 @@ export async function accountView(s: rpc.Server, g: string): Promise<AccountView
 export const minimumBalance = (a: AccountView): bigint =>
   (2n + BigInt(a.numSubEntries) + BigInt(a.numSponsoring) - BigInt(a.numSponsored)) * BASE_RESERVE;
 
-export interface TrustLineView { balance: bigint; limit: bigint; flags: number; buying: bigint; selling: bigint }
+export interface TrustLineView {
+  balance: bigint; limit: bigint; flags: number; buying: bigint; selling: bigint;
+  /** How many pool-share trustlines of the same account hold this asset (CAP-38). */
+  poolUseCount: number;
+}
 
 export function trustLineViewOf(t: xdr.TrustLineEntryWire): TrustLineView {
   const v1 = t.ext.v === 1 ? t.ext.v1 : undefined;
-  return { balance: t.balance, limit: t.limit, flags: t.flags, buying: v1?.liabilities.buying ?? 0n, selling: v1?.liabilities.selling ?? 0n };
+  const v2 = v1 && v1.ext.v === 2 ? v1.ext.v2 : undefined;
+  return {
+    balance: t.balance, limit: t.limit, flags: t.flags, buying: v1?.liabilities.buying ?? 0n, selling: v1?.liabilities.selling ?? 0n,
+    poolUseCount: v2?.liquidityPoolUseCount ?? 0,
+  };
 }
 
-export async function trustLineView(s: rpc.Server, g: string, asset: Asset): Promise<TrustLineView | undefined> {
-  const data = await readEntry(s, trustLineKey(g, asset));
+/** An account's trustline to an asset, or (a pool id in hex) its pool-share trustline. */
+export async function trustLineView(s: rpc.Server, g: string, asset: Asset | string): Promise<TrustLineView | undefined> {
+  const data = await readEntry(s, typeof asset === 'string' ? poolShareLineKey(g, asset) : trustLineKey(g, asset));
   if (!data) return undefined;
   assert.equal(data.type, 1);
   return trustLineViewOf((data as Extract<xdr.LedgerEntryDataWire, { type: 1 }>).trustLine);
+}
+
+/** A constant-product pool's reserves and counts, or undefined once the pool is gone. */
+export async function poolView(s: rpc.Server, poolIdHex: string): Promise<xdr.LiquidityPoolEntryConstantProductWire | undefined> {
+  const data = await readEntry(s, liquidityPoolKey(poolIdHex));
+  if (!data) return undefined;
+  assert.equal(data.type, 5, 'a LIQUIDITY_POOL entry');
+  return (data as Extract<xdr.LedgerEntryDataWire, { type: 5 }>).liquidityPool.body.constantProduct;
 }
 
 /** The offers stored under these ids (undefined where there is none). */

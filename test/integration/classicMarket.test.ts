@@ -163,6 +163,49 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.deepEqual((await offerEntries(s, maker.publicKey(), [idC]))[0], storedC);
   });
 
+  it('one transaction, several operations and two signers: offers made and taken inside it with ids from the header\'s idPool; a failing operation undoes every other, ids included', async () => {
+    const [maker, taker] = [await fundedAccount(s), await fundedAccount(s)];
+    const { issuer, assets: { USD } } = await issue(['USD'], [maker, taker], [{ to: maker, code: 'USD', amount: '100' }]);
+    const idPool = async () => (await s.getLatestLedger()).headerXdr.toXdrObject().idPool;
+    const pool0 = await idPool();
+
+    // an offer made, then a payment the taker cannot afford: the whole transaction fails
+    const failing = await send(s, maker, [
+      Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '10', price: '2' }),
+      Operation.payment({ source: taker.publicKey(), destination: issuer.publicKey(), asset: USD, amount: '1' }),
+    ], [taker]);
+    assert.equal(failing.done.status, 'FAILED');
+    assert.deepEqual(opCodes(transactionResult(failing.done)), [0, -2 /* PAYMENT_UNDERFUNDED */]);
+    assert.equal(await idPool(), pool0, 'the id the failed offer took is given back');
+    assert.deepEqual(await offerEntries(s, maker.publicKey(), [pool0 + 1n]), [undefined]);
+    assert.deepEqual(await transactionEvents(s, failing), []);
+
+    const [idA, idB] = [pool0 + 1n, pool0 + 2n];
+    const r = await applied(s, maker, [
+      Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '10', price: '2' }),
+      Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '10', price: '1.5' }),
+      Operation.manageBuyOffer({ source: taker.publicKey(), selling: Asset.native(), buying: USD, buyAmount: '15', price: '2' }),
+      Operation.manageSellOffer({ selling: USD, buying: Asset.native(), amount: '0', price: '2', offerId: idA.toString() }),
+    ], [taker]);
+    assert.deepEqual([0, 1].map((i) => offerIdOf(manageOfferSuccess(r.done, i))), [idA, idB]);
+    const taken = manageOfferSuccess(r.done, 2);
+    const trades: Trade[] = [
+      { seller: maker.publicKey(), offerId: idB, sold: USD.toString(), amountSold: stroops('10'), bought: 'native', amountBought: stroops('15') },
+      { seller: maker.publicKey(), offerId: idA, sold: USD.toString(), amountSold: stroops('5'), bought: 'native', amountBought: stroops('10') },
+    ];
+    assert.deepEqual(taken.offersClaimed.map(tradeOf), trades, 'the better offer made later is taken first');
+    assert.equal(taken.offer.effect, MANAGE_OFFER_DELETED);
+    const deleted = manageOfferSuccess(r.done, 3);
+    assert.deepEqual([deleted.offersClaimed, deleted.offer.effect], [[], MANAGE_OFFER_DELETED]);
+    assert.equal(await idPool(), pool0 + 2n);
+    assert.deepEqual(await offerEntries(s, maker.publicKey(), [idA, idB]), [undefined, undefined]);
+    const makerAccount = await accountView(s, maker.publicKey());
+    assert.deepEqual([makerAccount.numSubEntries, makerAccount.buying, makerAccount.selling], [1, 0n, 0n]);
+    assert.equal((await trustLineView(s, maker.publicKey(), USD))!.selling, 0n);
+    assert.equal((await trustLineView(s, taker.publicKey(), USD))!.balance, stroops('15'));
+    assert.deepEqual(await transactionEvents(s, r), trades.flatMap((t) => tradeEvents(taker.publicKey(), t, 2)));
+  });
+
   it('offers refused when applied (NOT_FOUND, CROSS_SELF, UNDERFUNDED, SELL_NO_TRUST, LINE_FULL) change nothing but the fee', async () => {
     const [trader, other] = [await fundedAccount(s), await fundedAccount(s)];
     const { assets: { USD, EUR } } = await issue(['USD', 'EUR'], [trader], [{ to: trader, code: 'USD', amount: '100' }]);

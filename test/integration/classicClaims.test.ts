@@ -10,7 +10,7 @@ import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { server } from './support/sdk.ts';
 import {
   accountView, applied, assetEvent, assetWire, feeCharged, fundedAccount, movement, opArm, opCodes, send, stroops,
-  transactionEvents, transactionResult, trustLineView, type Done,
+  transactionEvents, transactionResult, trustLineView, type Done, readBackEverything,
 } from './support/classic.ts';
 
 const CLAIM_SUCCESS = 0;
@@ -68,10 +68,12 @@ function holds(p: Predicate, closeTime: bigint): boolean {
 describe('claimable balances and clawback over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;
   let s: rpc.Server;
+  let firstLedger: number;
 
   before(async () => {
     node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     s = server(node.url);
+    firstLedger = (await s.getLatestLedger()).sequence;
   });
   after(async () => { await node?.stop(); });
 
@@ -236,5 +238,10 @@ describe('claimable balances and clawback over JSON-RPC (JS SDK)', () => {
     assert.deepEqual(opCodes(transactionResult(refused.done)), [CLAWBACK_CB_NOT_CLAWBACK_ENABLED]);
     await applied(s, claimer, [Operation.claimClaimableBalance({ balanceId: usdBalance })]);
     assert.equal((await trustLineView(s, claimer.publicKey(), USD))!.balance, stroops('7'));
+  });
+
+  it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {
+    const transactions = await readBackEverything(s, node.rpc, firstLedger);
+    assert.ok(transactions >= 10, `${transactions} transactions`);
   });
 });

@@ -13,7 +13,7 @@ import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, builder, server } from './support/sdk.ts';
 import {
   accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, minimumBalance, offerEntries,
-  offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade,
+  offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade, readBackEverything,
 } from './support/classic.ts';
 
 const sha256 = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
@@ -38,10 +38,12 @@ const PASSIVE_FLAG = 1;
 describe('the classic market over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;
   let s: rpc.Server;
+  let firstLedger: number;
 
   before(async () => {
     node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     s = server(node.url);
+    firstLedger = (await s.getLatestLedger()).sequence;
   });
   after(async () => { await node?.stop(); });
 
@@ -468,5 +470,10 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.equal((await s.getHealth()).status, 'healthy');
     const payment = await applied(s, trader, [Operation.payment({ destination: (await fundedAccount(s)).publicKey(), asset: Asset.native(), amount: '1' })]);
     assert.ok(payment.done.ledger > latestBefore);
+  });
+
+  it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {
+    const transactions = await readBackEverything(s, node.rpc, firstLedger);
+    assert.ok(transactions >= 10, `${transactions} transactions`);
   });
 });

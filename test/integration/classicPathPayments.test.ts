@@ -11,16 +11,18 @@ import { server } from './support/sdk.ts';
 import {
   accountView, applied, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, movement,
   offerEntries, offerIdOf, opCodes, pathPaymentSuccess, send, stroops, tradeEvents, tradeOf, transactionEvents,
-  transactionResult, trustLineView, type Grant, type Trade,
+  transactionResult, trustLineView, type Grant, type Trade, readBackEverything,
 } from './support/classic.ts';
 
 describe('path payments over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;
   let s: rpc.Server;
+  let firstLedger: number;
 
   before(async () => {
     node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     s = server(node.url);
+    firstLedger = (await s.getLatestLedger()).sequence;
   });
   after(async () => { await node?.stop(); });
 
@@ -206,5 +208,10 @@ describe('path payments over JSON-RPC (JS SDK)', () => {
       sendAsset: Asset.native(), sendAmount: '1', destination: receiver.publicKey(), destAsset: USD, destMin: '1', path: [] })]);
     assert.deepEqual(opCodes(transactionResult(crossSelf.done)), [-11 /* PATH_PAYMENT_STRICT_SEND_OFFER_CROSS_SELF */]);
     assert.equal(await xlmOf(mm), mmXlm - feeCharged(crossSelf.done));
+  });
+
+  it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {
+    const transactions = await readBackEverything(s, node.rpc, firstLedger);
+    assert.ok(transactions >= 10, `${transactions} transactions`);
   });
 });

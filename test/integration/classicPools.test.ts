@@ -18,7 +18,7 @@ import { server } from './support/sdk.ts';
 import {
   accountIdWire, accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess,
   movement, offerIdOf, opCodes, pathPaymentSuccess, poolView, send, stroops, tradeEvents, tradeOf, transactionEvents,
-  transactionResult, trustLineView, type Trade,
+  transactionResult, trustLineView, type Trade, readBackEverything,
 } from './support/classic.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -47,10 +47,12 @@ const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest(
 describe('liquidity pools over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;
   let s: rpc.Server;
+  let firstLedger: number;
 
   before(async () => {
     node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     s = server(node.url);
+    firstLedger = (await s.getLatestLedger()).sequence;
   });
   after(async () => { await node?.stop(); });
 
@@ -247,5 +249,10 @@ describe('liquidity pools over JSON-RPC (JS SDK)', () => {
     assert.equal(await heldOf(holder, RVK), rvkBefore + rvkAmount);
     assert.equal((await accountView(s, holder.publicKey())).numSponsoring, before.numSponsoring);
     assert.equal(await heldOf(other, pool.id), shares, 'the other holder keeps its shares');
+  });
+
+  it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {
+    const transactions = await readBackEverything(s, node.rpc, firstLedger);
+    assert.ok(transactions >= 10, `${transactions} transactions`);
   });
 });

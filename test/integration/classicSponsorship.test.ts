@@ -11,7 +11,7 @@ import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { server } from './support/sdk.ts';
 import {
   BASE_RESERVE, accountKey, accountView, applied, assetEvent, entrySponsor, feeCharged, fundedAccount, minimumBalance,
-  opCodes, readEntry, send, stroops, transactionEvents, transactionResult, trustLineKey,
+  opCodes, readEntry, send, stroops, transactionEvents, transactionResult, trustLineKey, readBackEverything,
 } from './support/classic.ts';
 
 const CHANGE_TRUST_LOW_RESERVE = -4;
@@ -25,10 +25,12 @@ const ACCOUNT_RESERVES = 2;
 describe('sponsored reserves over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;
   let s: rpc.Server;
+  let firstLedger: number;
 
   before(async () => {
     node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     s = server(node.url);
+    firstLedger = (await s.getLatestLedger()).sequence;
   });
   after(async () => { await node?.stop(); });
 
@@ -152,5 +154,10 @@ describe('sponsored reserves over JSON-RPC (JS SDK)', () => {
     const after = await accountView(s, sponsor.publicKey());
     assert.deepEqual({ ...after, balance: after.balance + feeCharged(r.done) }, before);
     assert.deepEqual(await transactionEvents(s, r), []);
+  });
+
+  it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {
+    const transactions = await readBackEverything(s, node.rpc, firstLedger);
+    assert.ok(transactions >= 10, `${transactions} transactions`);
   });
 });

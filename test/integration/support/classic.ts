@@ -375,3 +375,42 @@ export async function issueAssets(s: rpc.Server, codes: string[], holders: Keypa
   ], holders);
   return { issuer, assets };
 }
+
+/**
+ * Every ledger and transaction from `startLedger` on, read back twice: as XDR the JS SDK decodes
+ * (getLedgers, getTransactions) and as the JSON the node renders for xdrFormat "json". Returns how
+ * many transactions there were.
+ */
+export async function readBackEverything(s: rpc.Server, call: (method: string, params?: unknown) => Promise<any>, startLedger: number): Promise<number> {
+  const limit = 20;
+  let ledgers = 0;
+  let page = await s.getLedgers({ startLedger, pagination: { limit } });
+  for (;;) {
+    for (const l of page.ledgers) {
+      // the SDK decoded the close meta; encode and decode it again through the schema
+      xdr.LedgerCloseMeta.schema.decode(xdr.LedgerCloseMeta.schema.encode(l.metadataXdr.toXdrObject()));
+      ledgers++;
+    }
+    if (page.ledgers.length < limit) break;
+    page = await s.getLedgers({ pagination: { cursor: page.cursor, limit } });
+  }
+  assert.ok(ledgers > 0);
+  let transactions = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const params = cursor ? { pagination: { cursor, limit } } : { startLedger, pagination: { limit } };
+    const sdkPage = await s.getTransactions(params as rpc.Api.GetTransactionsRequest);
+    const json = await call('getTransactions', { ...params, xdrFormat: 'json' });
+    assert.equal(json.error, undefined, JSON.stringify(json.error));
+    assert.equal(json.result.transactions.length, sdkPage.transactions.length);
+    for (const [i, tx] of json.result.transactions.entries()) {
+      assert.equal(tx.txHash, sdkPage.transactions[i].txHash);
+      for (const field of ['envelopeJson', 'resultJson', 'resultMetaJson']) assert.equal(typeof tx[field], 'object', `${tx.txHash} has ${field}`);
+      assert.equal(tx.resultJson.fee_charged === undefined && tx.resultJson.feeCharged === undefined, false, 'the result renders its fee');
+    }
+    transactions += sdkPage.transactions.length;
+    if (sdkPage.transactions.length < limit) break;
+    cursor = sdkPage.cursor;
+  }
+  return transactions;
+}

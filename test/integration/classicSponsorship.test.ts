@@ -1,16 +1,17 @@
 // Sponsored reserves (CAP-33) as a wallet uses them, over HTTP with the official JS SDK: an account
 // created with nothing, its reserve sponsored, in one transaction both sign (begin, create, end); a
 // sponsored trustline and signer; the sponsorships revoked back to the owner (LOW_RESERVE until it
-// can pay), handed over to another sponsor, refused to strangers; a sponsorship left open. Checked
+// can pay), handed over to another sponsor, refused to strangers; a sponsorship left open; a
+// sponsored offer, pool-share line and claimable balance through a revocation. Checked
 // through numSponsoring/numSponsored, the entries' sponsors (getLedgerEntries' extXdr), balances,
 // minimum balances and the results.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Asset, Keypair, Operation, type rpc } from '@stellar/stellar-sdk';
+import { Asset, AuthRequiredFlag, AuthRevocableFlag, Claimant, Keypair, LiquidityPoolAsset, Operation, getLiquidityPoolId, xdr, type rpc } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { server } from './support/sdk.ts';
 import {
-  BASE_RESERVE, accountKey, accountView, applied, assetEvent, entrySponsor, feeCharged, fundedAccount, minimumBalance,
+  BASE_RESERVE, accountKey, claimableBalanceKey, manageOfferSuccess, offerEntries, offerIdOf, offerKey, poolShareLineKey, accountView, applied, assetEvent, entrySponsor, feeCharged, fundedAccount, minimumBalance,
   opCodes, readEntry, send, stroops, transactionEvents, transactionResult, trustLineKey, readBackEverything,
 } from './support/classic.ts';
 
@@ -154,6 +155,54 @@ describe('sponsored reserves over JSON-RPC (JS SDK)', () => {
     const after = await accountView(s, sponsor.publicKey());
     assert.deepEqual({ ...after, balance: after.balance + feeCharged(r.done) }, before);
     assert.deepEqual(await transactionEvents(s, r), []);
+  });
+
+  it('sponsored offer, pool-share line and claimable balance; revocation removes the offer and redeems the shares into balances the same sponsor backs; a sponsor cannot merge away', async () => {
+    const [sponsor, trader, regulator, friend] = [await fundedAccount(s), await fundedAccount(s), await fundedAccount(s), await fundedAccount(s)];
+    const RVK = new Asset('RVK', regulator.publicKey());
+    const poolAsset = new LiquidityPoolAsset(Asset.native(), RVK, 30);
+    const poolId = Buffer.from(getLiquidityPoolId('constant_product', poolAsset.getLiquidityPoolParameters())).toString('hex');
+    await applied(s, regulator, [Operation.setOptions({ setFlags: (AuthRequiredFlag | AuthRevocableFlag) as 3 })]);
+    const sandwich = (ops: xdr.Operation[]) => applied(s, sponsor, [
+      Operation.beginSponsoringFutureReserves({ sponsoredId: trader.publicKey() }), ...ops,
+      Operation.endSponsoringFutureReserves({ source: trader.publicKey() }),
+    ], [trader]);
+    await sandwich([Operation.changeTrust({ asset: RVK, source: trader.publicKey() })]);
+    await applied(s, regulator, [
+      Operation.setTrustLineFlags({ trustor: trader.publicKey(), asset: RVK, flags: { authorized: true } }),
+      Operation.payment({ destination: trader.publicKey(), asset: RVK, amount: '100' }),
+    ]);
+    const setUp = await sandwich([
+      Operation.manageSellOffer({ source: trader.publicKey(), selling: RVK, buying: Asset.native(), amount: '10', price: '1' }),
+      Operation.changeTrust({ source: trader.publicKey(), asset: poolAsset }),
+      Operation.liquidityPoolDeposit({ source: trader.publicKey(), liquidityPoolId: poolId, maxAmountA: '40', maxAmountB: '10', minPrice: '4', maxPrice: '4' }),
+      Operation.createClaimableBalance({ source: trader.publicKey(), asset: RVK, amount: '5', claimants: [new Claimant(friend.publicKey())] }),
+    ]);
+    const offerId = offerIdOf(manageOfferSuccess(setUp.done, 1));
+    const friendsBalance = setUp.tx.getClaimableBalanceId(4);
+    // the sponsor backs: the RVK line (1), the offer (1), the share line (2), the balance's claimant (1)
+    assert.equal((await accountView(s, sponsor.publicKey())).numSponsoring, 5);
+    assert.deepEqual(await counters(trader), { numSponsoring: 0, numSponsored: 4, numSubEntries: 4 });
+    assert.equal(await entrySponsor(node.rpc, offerKey(trader.publicKey(), offerId)), sponsor.publicKey());
+    assert.equal(await entrySponsor(node.rpc, poolShareLineKey(trader.publicKey(), poolId)), sponsor.publicKey());
+    assert.equal(await entrySponsor(node.rpc, claimableBalanceKey(friendsBalance)), sponsor.publicKey());
+
+    // revoked: the offer leaves, the shares become two balances the sponsor backs in the share line's place
+    const revoke = await applied(s, regulator, [Operation.setTrustLineFlags({ trustor: trader.publicKey(), asset: RVK, flags: { authorized: false } })]);
+    assert.deepEqual(await offerEntries(s, trader.publicKey(), [offerId]), [undefined]);
+    assert.equal(await readEntry(s, poolShareLineKey(trader.publicKey(), poolId)), undefined);
+    const events = await transactionEvents(s, revoke);
+    assert.deepEqual(events.map((e) => [e.name, e.asset]), [['transfer', 'native'], ['transfer', RVK.toString()], ['set_authorized', RVK.toString()]]);
+    const redeemed = events.slice(0, 2).map((e) => e.addresses[1]);
+    for (const id of redeemed) assert.equal(await entrySponsor(node.rpc, claimableBalanceKey(id)), sponsor.publicKey());
+    assert.equal((await accountView(s, sponsor.publicKey())).numSponsoring, 5 - 1 - 2 + 2);
+    assert.deepEqual(await counters(trader), { numSponsoring: 0, numSponsored: 1, numSubEntries: 1 });
+
+    // claiming releases the sponsor's reserve; a sponsor cannot merge while it backs anything
+    await applied(s, trader, [Operation.claimClaimableBalance({ balanceId: redeemed[0] })]);
+    assert.equal((await accountView(s, sponsor.publicKey())).numSponsoring, 3);
+    const merge = await send(s, sponsor, [Operation.accountMerge({ destination: friend.publicKey() })]);
+    assert.deepEqual(opCodes(transactionResult(merge.done)), [-7 /* ACCOUNT_MERGE_IS_SPONSOR */]);
   });
 
   it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {

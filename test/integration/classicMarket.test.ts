@@ -338,17 +338,18 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     assert.deepEqual(await transactionEvents(s, cross), tradeEvents(taker.publicKey(), t));
   });
 
-  it('revoking authorization pulls the holder\'s offers in that asset (not at AUTHORIZED_TO_MAINTAIN_LIABILITIES): liabilities to 0, sub-entries back', async () => {
-    const holder = await fundedAccount(s);
-    const regulator = await fundedAccount(s);
+  it('revoking authorization pulls the holder\'s offers in that asset (at AUTHORIZED_TO_MAINTAIN_LIABILITIES they stay, can be taken, not changed): liabilities to 0, sub-entries back', async () => {
+    const [holder, regulator, taker] = [await fundedAccount(s), await fundedAccount(s), await fundedAccount(s)];
     const RVK = new Asset('RVK', regulator.publicKey());
     await applied(s, regulator, [Operation.setOptions({ setFlags: (AuthRequiredFlag | AuthRevocableFlag) as 3 })]);
     const { assets: { USD } } = await issue(['USD'], [holder], [{ to: holder, code: 'USD', amount: '100' }]);
-    await applied(s, regulator, [
-      Operation.changeTrust({ asset: RVK, source: holder.publicKey() }),
-      Operation.setTrustLineFlags({ trustor: holder.publicKey(), asset: RVK, flags: { authorized: true } }),
-      Operation.payment({ destination: holder.publicKey(), asset: RVK, amount: '100' }),
-    ], [holder]);
+    for (const kp of [holder, taker]) {
+      await applied(s, regulator, [
+        Operation.changeTrust({ asset: RVK, source: kp.publicKey() }),
+        Operation.setTrustLineFlags({ trustor: kp.publicKey(), asset: RVK, flags: { authorized: true } }),
+      ], [kp]);
+    }
+    await applied(s, regulator, [Operation.payment({ destination: holder.publicKey(), asset: RVK, amount: '100' })]);
 
     const placed = await applied(s, holder, [
       Operation.manageSellOffer({ selling: RVK, buying: Asset.native(), amount: '50', price: '1' }),   // sells RVK
@@ -366,6 +367,17 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
       trustor: holder.publicKey(), asset: RVK, flags: { authorized: false, authorizedToMaintainLiabilities: true } })]);
     assert.deepEqual(await transactionEvents(s, maintain), [assetEvent('set_authorized', [holder.publicKey()], RVK, false)]);
     assert.equal((await offerEntries(s, holder.publicKey(), [sellsRvk, buysRvk, usdOffer])).filter(Boolean).length, 3);
+    // ...and can still be taken, but the holder can neither change them nor make new ones in RVK
+    const taken = await applied(s, taker, [Operation.manageBuyOffer({ selling: Asset.native(), buying: RVK, buyAmount: '5', price: '1' })]);
+    const takenTrade: Trade = { seller: holder.publicKey(), offerId: sellsRvk, sold: RVK.toString(), amountSold: stroops('5'), bought: 'native', amountBought: stroops('5') };
+    assert.deepEqual(manageOfferSuccess(taken.done).offersClaimed.map(tradeOf), [takenTrade]);
+    assert.equal(manageOfferSuccess(taken.done).offer.effect, MANAGE_OFFER_DELETED);
+    const change = await send(s, holder, [Operation.manageSellOffer({ selling: RVK, buying: Asset.native(), amount: '45', price: '2', offerId: sellsRvk.toString() })]);
+    assert.deepEqual(opCodes(transactionResult(change.done)), [-4 /* MANAGE_SELL_OFFER_SELL_NOT_AUTHORIZED */]);
+    const newBid = await send(s, holder, [Operation.manageSellOffer({ selling: USD, buying: RVK, amount: '1', price: '1' })]);
+    assert.deepEqual(opCodes(transactionResult(newBid.done)), [-5 /* MANAGE_SELL_OFFER_BUY_NOT_AUTHORIZED */]);
+    line = (await trustLineView(s, holder.publicKey(), RVK))!;
+    assert.deepEqual([line.balance, line.selling, line.buying], [stroops('95'), stroops('45'), stroops('60')]);
 
     // fully revoked: the two RVK offers leave the book with their liabilities and reserves
     const revoke = await applied(s, regulator, [Operation.setTrustLineFlags({
@@ -377,7 +389,7 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
     account = await accountView(s, holder.publicKey());
     assert.deepEqual([account.numSubEntries, account.buying, account.selling], [3, stroops('40'), 0n]);
     line = (await trustLineView(s, holder.publicKey(), RVK))!;
-    assert.deepEqual(line, { balance: stroops('100'), limit: line.limit, flags: 0, buying: 0n, selling: 0n, poolUseCount: 0 });
+    assert.deepEqual(line, { balance: stroops('95'), limit: line.limit, flags: 0, buying: 0n, selling: 0n, poolUseCount: 0 });
     assert.equal((await trustLineView(s, holder.publicKey(), USD))!.selling, stroops('40'));
 
     // AllowTrust (the older operation) revokes the same way

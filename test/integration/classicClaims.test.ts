@@ -9,7 +9,7 @@ import { Asset, AuthClawbackEnabledFlag, AuthRevocableFlag, Claimant, Operation,
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { server } from './support/sdk.ts';
 import {
-  accountView, applied, assetEvent, assetWire, feeCharged, fundedAccount, movement, opArm, opCodes, send, stroops,
+  accountView, addressTopic, applied, assetEvent, assetEventOf, assetWire, symbolTopic, feeCharged, fundedAccount, movement, opArm, opCodes, send, stroops,
   transactionEvents, transactionResult, trustLineView, type Done, readBackEverything,
 } from './support/classic.ts';
 
@@ -219,6 +219,14 @@ describe('claimable balances and clawback over JSON-RPC (JS SDK)', () => {
     const claimed = await applied(s, claimer, [Operation.claimClaimableBalance({ balanceId: toClaim })]);
     assert.deepEqual(await transactionEvents(s, claimed), [assetEvent('transfer', [toClaim, claimer.publicKey()], CLW, stroops('30'))]);
     assert.equal((await trustLineView(s, claimer.publicKey(), CLW))!.balance, stroops('30'));
+    // a wallet watching the balance's address finds both movements, into it and out of it
+    const watched = await s.getEvents({ startLedger: create.done.ledger, limit: 20, filters: [
+      { type: 'contract', topics: [[symbolTopic('transfer'), '*', addressTopic(toClaim, 'claimableBalance'), '**']] },
+      { type: 'contract', topics: [[symbolTopic('transfer'), addressTopic(toClaim, 'claimableBalance'), '*', '**']] },
+    ] });
+    assert.deepEqual(watched.events.map((e) => [e.txHash, assetEventOf(e).addresses]), [
+      [create.hash, [holder.publicKey(), toClaim]], [claimed.hash, [toClaim, claimer.publicKey()]],
+    ]);
     const burned = await applied(s, issuer, [Operation.claimClaimableBalance({ balanceId: toIssuer })]);
     assert.deepEqual(await transactionEvents(s, burned), [movement(CLW.toString(), toIssuer, issuer.publicKey(), stroops('5'))]);
     assert.equal((await transactionEvents(s, burned))[0].name, 'burn');

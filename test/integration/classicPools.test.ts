@@ -16,7 +16,7 @@ import {
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { server } from './support/sdk.ts';
 import {
-  accountIdWire, accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess,
+  accountIdWire, accountView, addressTopic, applied, symbolTopic, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess,
   movement, offerIdOf, opCodes, pathPaymentSuccess, poolView, send, stroops, tradeEvents, tradeOf, transactionEvents,
   transactionResult, trustLineView, type Trade, readBackEverything,
 } from './support/classic.ts';
@@ -171,6 +171,12 @@ describe('liquidity pools over JSON-RPC (JS SDK)', () => {
     ]);
     assert.equal(await heldOf(first, USD), usdBefore + outB);
     assert.equal(await heldOf(first, pool.id), shares1 - half);
+    // a watcher of the pool's address sees every movement into and out of it since the first deposit
+    const poolEvents = await s.getEvents({ startLedger: deposit1.done.ledger, limit: 50, filters: [
+      { type: 'contract', topics: [[symbolTopic('transfer'), '*', addressTopic(pool.id, 'liquidityPool'), '**']] },
+      { type: 'contract', topics: [[symbolTopic('transfer'), addressTopic(pool.id, 'liquidityPool'), '*', '**']] },
+    ] });
+    assert.deepEqual(poolEvents.events.map((e) => e.txHash), [deposit1, deposit1, deposit2, deposit2, viaPool, viaPool, bought, bought, withdrawn, withdrawn].map((r) => r.hash));
     const cpAfterWithdraw = (await poolView(s, pool.id))!;
     assert.deepEqual([cpAfterWithdraw.reserveA, cpAfterWithdraw.reserveB, cpAfterWithdraw.totalPoolShares], [cp.reserveA - outA, cp.reserveB - outB, cp.totalPoolShares - half]);
 

@@ -391,7 +391,8 @@ export async function readBackEverything(s: rpc.Server, call: (method: string, p
       xdr.LedgerCloseMeta.schema.decode(xdr.LedgerCloseMeta.schema.encode(l.metadataXdr.toXdrObject()));
       ledgers++;
     }
-    if (page.ledgers.length < limit) break;
+    // as the reference does, a cursor at the latest ledger is out of range for the next page: that is the end
+    if (page.ledgers.length < limit || Number(page.cursor) >= page.latestLedger) break;
     page = await s.getLedgers({ pagination: { cursor: page.cursor, limit } });
   }
   assert.ok(ledgers > 0);
@@ -413,4 +414,15 @@ export async function readBackEverything(s: rpc.Server, call: (method: string, p
     cursor = sdkPage.cursor;
   }
   return transactions;
+}
+
+/** getEvents topic values (base64 ScVal): a symbol, and an address from the forms AssetEvent uses (G..., C..., balance or pool hex id). */
+export const symbolTopic = (name: string): string =>
+  Buffer.from(xdr.ScVal.schema.encode({ type: 15, sym: new xdr.XdrString(name) } as xdr.ScValWire)).toString('base64');
+
+export function addressTopic(address: string, kind: 'account' | 'claimableBalance' | 'liquidityPool' = 'account'): string {
+  const a: xdr.ScAddressWire = kind === 'account' ? { type: 0, accountId: accountIdWire(address) }
+    : kind === 'claimableBalance' ? { type: 3, claimableBalanceId: xdr.ClaimableBalanceId.schema.decode(Buffer.from(address, 'hex')) }
+      : { type: 4, liquidityPoolId: Buffer.from(address, 'hex') };
+  return Buffer.from(xdr.ScVal.schema.encode({ type: 18, address: a } as xdr.ScValWire)).toString('base64');
 }

@@ -5,9 +5,9 @@
 // balance and of a trustline, and the CAP-67 events to and from the balance's address.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Asset, AuthClawbackEnabledFlag, AuthRevocableFlag, Claimant, Operation, xdr, type Keypair, type rpc } from '@stellar/stellar-sdk';
+import { Asset, AuthClawbackEnabledFlag, AuthRevocableFlag, Claimant, Operation, TransactionBuilder, xdr, type Keypair, type rpc } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { server } from './support/sdk.ts';
+import { PASSPHRASE, builder, server, submit } from './support/sdk.ts';
 import {
   accountView, addressTopic, applied, assetEvent, assetEventOf, assetWire, symbolTopic, feeCharged, fundedAccount, movement, opArm, opCodes, send, stroops,
   transactionEvents, transactionResult, trustLineView, type Done, readBackEverything,
@@ -246,6 +246,27 @@ describe('claimable balances and clawback over JSON-RPC (JS SDK)', () => {
     assert.deepEqual(opCodes(transactionResult(refused.done)), [CLAWBACK_CB_NOT_CLAWBACK_ENABLED]);
     await applied(s, claimer, [Operation.claimClaimableBalance({ balanceId: usdBalance })]);
     assert.equal((await trustLineView(s, claimer.publicKey(), USD))!.balance, stroops('7'));
+  });
+
+  it('a fee-bumped creation: the balance id comes from the inner transaction; the fee payer pays only the fee', async () => {
+    const [creator, feePayer, claimer] = [await fundedAccount(s), await fundedAccount(s), await fundedAccount(s)];
+    const inner = (await builder(s, creator)).addOperation(Operation.createClaimableBalance({
+      asset: Asset.native(), amount: '2', claimants: [new Claimant(claimer.publicKey())] })).build();
+    inner.sign(creator);
+    const bump = TransactionBuilder.buildFeeBumpTransaction(feePayer, '400', inner, PASSPHRASE);
+    bump.sign(feePayer);
+    const [creatorBefore, payerBefore] = [await accountView(s, creator.publicKey()), await accountView(s, feePayer.publicKey())];
+    const { sent, done } = await submit(s, bump);
+    assert.equal(done.status, 'SUCCESS');
+    const result = xdr.TransactionResult.schema.decode((done as Done).resultXdr.toXdr());
+    const id = inner.getClaimableBalanceId(0);
+    const arm = opArm(result, 0) as { code: number; balanceId: xdr.ClaimableBalanceIdWire };
+    assert.equal(Buffer.from(xdr.ClaimableBalanceId.schema.encode(arm.balanceId)).toString('hex'), id);
+    assert.equal((await balanceEntry(id)).amount, stroops('2'));
+    assert.equal((await accountView(s, feePayer.publicKey())).balance, payerBefore.balance - result.feeCharged);
+    const creatorAfter = await accountView(s, creator.publicKey());
+    assert.deepEqual([creatorAfter.balance, creatorAfter.numSponsoring], [creatorBefore.balance - stroops('2'), 1], 'the creator pays the amount and the reserve, not the fee');
+    assert.deepEqual(await transactionEvents(s, { hash: sent.hash, done: done as Done }), [assetEvent('transfer', [creator.publicKey(), id], Asset.native(), stroops('2'))]);
   });
 
   it('every ledger and transaction of these flows decodes with the SDK and renders as JSON', async () => {

@@ -1,9 +1,11 @@
-// The lumen-rpc command line: `start` runs a node, `gen-config` prints a TOML configuration.
+// The lumen-rpc command line: `start` runs a node, `gen-config` prints a TOML configuration, `replay`
+// checks the ledger engine against a real network's closed ledgers.
 import { Command } from 'commander';
 import { loadConfig, configToToml } from '../config/load.ts';
 import { options } from '../config/options.ts';
 import { createLogger } from '../log.ts';
 import { startNode } from '../node.ts';
+import { replayCommand } from '../replay/replayCommand.ts';
 
 const program = new Command('lumen-rpc').description('A Stellar smart-contract JSON-RPC node with an embedded standalone network');
 
@@ -57,6 +59,16 @@ withConfigOptions(program.command('start').description('serve the JSON-RPC API o
 
 withConfigOptions(program.command('gen-config').description('print the effective configuration as TOML'))
   .action((_opts, cmd: Command) => { process.stdout.write(configToToml(configFrom(cmd))); });
+
+program.command('replay')
+  .description('apply the classic transactions of closed ledgers (LedgerCloseMeta files: raw or .gz, SEP-54 batches, meta streams) with the engine and compare with what the network recorded')
+  .argument('<files...>', 'files of consecutive ledgers, in any order')
+  .option('--json <file>', 'also write a machine-readable summary to this file')
+  .option('--network-passphrase <passphrase>', 'the network the ledgers are from (default: told from the transactions, among the public networks)')
+  .option('--all-differences', 'list the differences of transactions with unsupported operation types too')
+  .action((files: string[], opts: { json?: string; networkPassphrase?: string; allDifferences?: boolean }) => {
+    process.stdout.write(replayCommand(files, opts));
+  });
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`lumen-rpc: ${(e as Error).message}\n`);

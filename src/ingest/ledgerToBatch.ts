@@ -140,7 +140,7 @@ function evictedKeysOf(lcm: LedgerCloseMeta): LedgerKey[] {
 }
 
 /** The entry changes of a transaction's apply phase, in the order they happened. */
-function metaChanges(m: xdr.TransactionMetaWire): LedgerEntryChange[] {
+export function metaChanges(m: xdr.TransactionMetaWire): LedgerEntryChange[] {
   switch (m.v) {
     case 0: return m.operations.flatMap((o) => o.changes);
     case 1: return [...m.v1.txChanges, ...m.v1.operations.flatMap((o) => o.changes)];

@@ -1,7 +1,7 @@
 // Claimable balance entries (CAP-23): their ids, keys and flags, shared by the operations that
 // create, claim and claw them back.
 import { xdr } from '@stellar/stellar-sdk';
-import { sha256, type AccountId, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
+import { sha256, type AccountId, type Asset, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 
 export type ClaimableBalanceId = xdr.ClaimableBalanceIdWire;
@@ -41,3 +41,19 @@ export function claimableBalanceOf(e: LedgerEntry): ClaimableBalanceEntry {
 
 export const isClawbackEnabledOnClaimableBalance = (cb: ClaimableBalanceEntry): boolean =>
   cb.ext.v === 1 && (cb.ext.v1.flags & CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG) !== 0;
+
+/** A new balance entry; a clawback-enabled one carries the flag in its extension. */
+export function claimableBalanceEntry(ledgerSeq: number, balanceId: ClaimableBalanceId, claimants: xdr.ClaimantWire[],
+  asset: Asset, amount: bigint, clawbackEnabled: boolean): LedgerEntry {
+  return {
+    lastModifiedLedgerSeq: ledgerSeq,
+    data: {
+      type: 4,
+      claimableBalance: {
+        balanceId, claimants, asset, amount,
+        ext: clawbackEnabled ? { v: 1, v1: { ext: { v: 0 }, flags: CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG } } : { v: 0 },
+      },
+    },
+    ext: { v: 0 },
+  };
+}

@@ -1,7 +1,7 @@
 // Closes one ledger of the standalone network: charges every fee first, applies the transactions in
 // order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
 import { xdr } from '@stellar/stellar-sdk';
-import { accountKey, sha256, type LedgerHeader } from '../xdr/codec.ts';
+import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
@@ -34,7 +34,7 @@ export interface ClosedLedger {
 export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 
 /** Fee bookkeeping of one Soroban transaction, settled after every transaction of the ledger applied. */
-interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
+export interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: bigint }
 
 export interface CloseOptions {
   closeTime: bigint;
@@ -96,13 +96,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     yield;
   }
 
-  // AccountMerge must not merge an account that still has a later transaction in this ledger
-  const maxSeq = new Map<string, bigint>();
-  for (const f of frames) {
-    const id = toHex(f.sourceId.ed25519);
-    if ((maxSeq.get(id) ?? -1n) < f.tx.seqNum) maxSeq.set(id, f.tx.seqNum);
-  }
-  const maxSeqNumToApply = (account: AccountId): bigint | undefined => maxSeq.get(toHex(account.ed25519));
+  const maxSeqNumToApply = maxSeqNumsToApply(frames);
 
   const sorobanFees: Array<SorobanFees | undefined> = [];
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = [];
@@ -167,6 +161,19 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
 }
 
 /**
+ * Per source account, the highest sequence number among a ledger's transactions: AccountMerge must
+ * not merge an account that still has a later transaction in this ledger.
+ */
+export function maxSeqNumsToApply(frames: readonly TransactionFrame[]): (account: AccountId) => bigint | undefined {
+  const maxSeq = new Map<string, bigint>();
+  for (const f of frames) {
+    const id = toHex(f.sourceId.ed25519);
+    if ((maxSeq.get(id) ?? -1n) < f.tx.seqNum) maxSeq.set(id, f.tx.seqNum);
+  }
+  return (account) => maxSeq.get(toHex(account.ed25519));
+}
+
+/**
  * The ledger's evicted keys, as core lists them: first what is deleted, in eviction order (a
  * temporary entry and its TTL; a persistent entry's TTL), then the persistent entries that moved to
  * the hot archive. An entry whose TTL this ledger wrote (extended, restored, deleted) stays.
@@ -196,15 +203,40 @@ function stateHash(prev: Uint8Array, txSetHash: Uint8Array, txSetResultHash: Uin
   return sha256(prev, txSetHash, txSetResultHash);
 }
 
-function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
-  maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array):
-  { result: xdr.TransactionResultWire; meta: xdr.TransactionMetaWire; soroban?: SorobanFees } {
+export interface AppliedTransaction {
+  result: xdr.TransactionResultWire;
+  meta: xdr.TransactionMetaWire;
+  soroban?: SorobanFees;
+}
+
+export interface ApplyOptions {
+  /** Only for replaying a network's closed ledgers, whose signatures that network verified (validation.ts). */
+  skipSignatureVerification?: boolean;
+  /**
+   * The base fee the transaction set charged this transaction at (its component's discounted base
+   * fee); null when the component has none, so the transaction paid its whole bid. Default: the
+   * ledger's base fee, as this network's sets charge. Only read for a fee bump's inner fee before
+   * protocol 25.
+   */
+  txSetBaseFee?: bigint | null;
+}
+
+/**
+ * Applies one transaction whose fee was already charged (`feeCharged`) in a child of `root`, which
+ * it commits into `root`: its TransactionResult and its TransactionMeta (V4, fee events included).
+ */
+export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: LedgerContext, feeCharged: bigint,
+  maxSeqNumToApply: (a: AccountId) => bigint | undefined, sorobanEnv: SorobanEnv | undefined, txPrngSeed: Uint8Array,
+  options: ApplyOptions = {}): AppliedTransaction {
   const txLtx = root.nest();
+  const feeSourceChanges = frame.feeBump ? touchFeeBumpSource(frame, txLtx) : [];
   const soroban = frame.isSoroban && frame.sorobanData && sorobanEnv
     ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed) : undefined;
-  const check = checkTransaction(frame, txLtx, { ledger, applying: true, soroban: sorobanEnv });
+  const check = checkTransaction(frame, txLtx, {
+    ledger, applying: true, soroban: sorobanEnv, skipSignatureVerification: options.skipSignatureVerification,
+  });
   const invalid: Invalid | null = check.outer ?? check.inner;
-  const txChangesBefore = invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger);
+  const txChangesBefore = [...feeSourceChanges, ...(invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger))];
   const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
     ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
 
@@ -223,7 +255,8 @@ function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledger: Ledg
     if (code === TxCode.SUCCESS) operations = applied.metas;
   }
 
-  const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null);
+  const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null,
+    innerFeeCharged(frame, ledger, options.txSetBaseFee));
   let sorobanMeta: xdr.SorobanTransactionMetaV2Wire | null = null;
   if (soroban) {
     const ok = code === TxCode.SUCCESS;
@@ -314,6 +347,24 @@ function bumpSequence(frame: TransactionFrame, txLtx: LedgerTxn, ledger: LedgerC
   return ltx.commit();
 }
 
+/**
+ * What a fee bump does before its inner transaction (stellar-core's FeeBumpTransactionFrame::apply,
+ * removeOneTimeSignerKeyFromFeeSource): it loads the fee source and removes the pre-authorized
+ * signer of the fee bump itself, if the account has one. Core's load alone records the account as
+ * changed, so the meta shows it (STATE, then UPDATED stamped with this ledger) whether or not a
+ * signer went, ahead of the inner transaction's changes, whatever becomes of the inner transaction.
+ */
+function touchFeeBumpSource(frame: TransactionFrame, txLtx: LedgerTxn): LedgerEntryChange[] {
+  const ltx = txLtx.nest();
+  const entry = ltx.load(accountKey(frame.feeSourceId));
+  if (!entry || entry.data.type !== 0) { ltx.rollback(); return []; }
+  const signers = entry.data.account.signers;
+  const i = signers.findIndex((s) => s.key.type === 1 && bytesEqual(s.key.preAuthTx, frame.hash));
+  if (i >= 0) removeSignerWithPossibleSponsorship(ltx, entry, i);
+  ltx.update(entry);
+  return ltx.commit();
+}
+
 function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
   const sources = new Map([frame.sourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])]
     .map((id) => [toHex(id.ed25519), id]));
@@ -330,9 +381,25 @@ function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
   }
 }
 
+/**
+ * The fee a fee bump's result reports for its inner transaction (stellar-core's
+ * FeeBumpTransactionFrame::processFeeSeqNum): before protocol 25, what the inner transaction would
+ * have been charged on its own at the set's base fee (its resource fee plus its inclusion fee, at
+ * most base fee x its operations); from protocol 25 on, 0.
+ */
+function innerFeeCharged(frame: TransactionFrame, ledger: LedgerContext, txSetBaseFee: bigint | null | undefined): bigint {
+  if (!frame.feeBump || ledger.protocolVersion >= 25) return 0n;
+  const declared = BigInt(frame.tx.fee);
+  const baseFee = txSetBaseFee === undefined ? BigInt(ledger.baseFee) : txSetBaseFee;
+  if (baseFee === null) return declared;
+  const inclusion = declared - frame.resourceFee;
+  const adjusted = baseFee * BigInt(Math.max(1, frame.tx.operations.length));
+  return frame.resourceFee + (adjusted < inclusion ? adjusted : inclusion);
+}
+
 /** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */
 export function transactionResult(frame: TransactionFrame, feeCharged: bigint, code: number,
-  opResults: xdr.OperationResultWire[] | undefined, outerFailed: boolean): xdr.TransactionResultWire {
+  opResults: xdr.OperationResultWire[] | undefined, outerFailed: boolean, innerFee = 0n): xdr.TransactionResultWire {
   const body = resultBody(code, opResults);
   if (!frame.feeBump || outerFailed) return { feeCharged, result: body as xdr.TransactionResultResultWire, ext: { v: 0 } };
   const ok = code === TxCode.SUCCESS;
@@ -340,7 +407,7 @@ export function transactionResult(frame: TransactionFrame, feeCharged: bigint, c
     feeCharged,
     result: {
       code: ok ? TxCode.FEE_BUMP_INNER_SUCCESS : TxCode.FEE_BUMP_INNER_FAILED,
-      innerResultPair: { transactionHash: frame.innerHash, result: { feeCharged: 0n, result: body as xdr.InnerTransactionResultResultWire, ext: { v: 0 } } },
+      innerResultPair: { transactionHash: frame.innerHash, result: { feeCharged: innerFee, result: body as xdr.InnerTransactionResultResultWire, ext: { v: 0 } } },
     } as xdr.TransactionResultResultWire,
     ext: { v: 0 },
   };

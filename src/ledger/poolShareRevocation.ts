@@ -5,7 +5,7 @@
 // burnt). The balances take over the reserve the share line held: whoever backed the line (its
 // sponsor, else the holder) sponsors them.
 import { xdr } from '@stellar/stellar-sdk';
-import { sha256, toHex, type AccountId, type Asset, type ContractEvent, type LedgerEntry } from '../xdr/codec.ts';
+import { sha256, toHex, type AccountId, type Asset, type ContractEvent } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { assetEquals, compareBytes, isIssuer } from './assets.ts';
@@ -13,7 +13,7 @@ import {
   TRUSTLINE_CLAWBACK_ENABLED_FLAG, UINT32_MAX, accountOf, loadAccountOrThrow, loadTrustLine, numSponsoring,
   prepareAccountExtV2, trustLineOf,
 } from './ops/accounts.ts';
-import { CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG, type ClaimableBalanceId } from './claimableBalances.ts';
+import { claimableBalanceEntry, type ClaimableBalanceId } from './claimableBalances.ts';
 import { activeSponsorOf } from './futureReserves.ts';
 import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship, reserveMultiplier, sponsorOf } from './sponsorship.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, poolWithdrawalAmount, removePoolShareTrustLine, type PoolId } from './liquidityPools.ts';
@@ -112,20 +112,8 @@ function redeemInto(ltx: LedgerTxn, ledger: LedgerContext, holder: AccountId, ba
     if (!line) throw new Error('pool-share trustline without its constituent trustline');
     clawback = (trustLineOf(line).flags & TRUSTLINE_CLAWBACK_ENABLED_FLAG) !== 0;
   }
-  const entry: LedgerEntry = {
-    lastModifiedLedgerSeq: ledger.ledgerSeq,
-    data: {
-      type: 4,
-      claimableBalance: {
-        balanceId,
-        claimants: [{ type: 0, v0: { destination: holder, predicate: { type: 0 } } }],
-        asset,
-        amount,
-        ext: clawback ? { v: 1, v1: { ext: { v: 0 }, flags: CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG } } : { v: 0 },
-      },
-    },
-    ext: { v: 0 },
-  };
+  const entry = claimableBalanceEntry(ledger.ledgerSeq, balanceId,
+    [{ type: 0, v0: { destination: holder, predicate: { type: 0 } } }], asset, amount, clawback);
   op.events.push(transferEvent(ledger.networkId, asset, pool, claimableBalanceAddress(balanceId), amount));
 
   const backerEntry = loadAccountOrThrow(ltx, backer);

@@ -5,11 +5,10 @@
 // own asset mints it (no trustline, nothing debited). A balance of a clawback-enabled line (or an
 // issuer with AUTH_CLAWBACK_ENABLED) is itself clawback-enabled (CAP-35).
 import type { xdr } from '@stellar/stellar-sdk';
-import type { LedgerEntry } from '../../xdr/codec.ts';
 import { isAssetValid, isIssuer } from '../assets.ts';
 import { claimableBalanceAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { isPredicateValid, toAbsolutePredicate } from '../claimPredicates.ts';
-import { CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG, claimableBalanceIdOf } from '../claimableBalances.ts';
+import { claimableBalanceEntry, claimableBalanceIdOf } from '../claimableBalances.ts';
 import { createEntryWithPossibleSponsorship } from '../sponsorship.ts';
 import {
   AUTH_CLAWBACK_ENABLED_FLAG, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountOf, addAccountBalance, addTrustLineBalance,
@@ -76,23 +75,11 @@ export const createClaimableBalance: OpHandler<Body> = {
     }
 
     const balanceId = claimableBalanceIdOf(ctx.txSourceId, ctx.txSeqNum, ctx.opIndex);
-    const entry: LedgerEntry = {
-      lastModifiedLedgerSeq: ledger.ledgerSeq,
-      data: {
-        type: 4,
-        claimableBalance: {
-          balanceId,
-          claimants: claimants.map((c) => ({
-            type: 0,
-            v0: { destination: c.v0.destination, predicate: toAbsolutePredicate(c.v0.predicate, ledger.closeTime) },
-          })),
-          asset,
-          amount,
-          ext: clawbackEnabled ? { v: 1, v1: { ext: { v: 0 }, flags: CLAIMABLE_BALANCE_CLAWBACK_ENABLED_FLAG } } : { v: 0 },
-        },
-      },
-      ext: { v: 0 },
-    };
+    const absolute = claimants.map((c): xdr.ClaimantWire => ({
+      type: 0,
+      v0: { destination: c.v0.destination, predicate: toAbsolutePredicate(c.v0.predicate, ledger.closeTime) },
+    }));
+    const entry = claimableBalanceEntry(ledger.ledgerSeq, balanceId, absolute, asset, amount, clawbackEnabled);
 
     // The reserve, checked against the source's balance after the debit.
     switch (createEntryWithPossibleSponsorship(ltx, ledger, entry, sourceEntry)) {

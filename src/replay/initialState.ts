@@ -1,0 +1,80 @@
+// The state before the first replayed ledger, as far as the metas reveal it. Every change list shows
+// an entry's value before it changed (STATE) or that it did not exist yet (CREATED), so the first
+// time any meta shows a key tells what it was at the start: an entry first seen as STATE had that
+// value all along, even when first seen ledgers later (any change in between would be in a meta);
+// an entry first seen CREATED (or RESTORED from the archive) was not in the live state.
+// Keys no meta shows stay unknown: the replay notes when a transaction reads one.
+import { toBase64, encodeLedgerEntry, encodeLedgerKey, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
+import { EntryType, keyId, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+
+/**
+ * Identifies an entry by its key, as ledgerKeys.ts keyId does: accounts (most of what a ledger
+ * touches) by their 32-byte key, without XDR encoding; other entries by their LedgerKey XDR.
+ */
+export const entryIdOfKey = (key: LedgerKey): string => keyId(key);
+
+/** The same id from LedgerKey XDR (what EntrySource.getEntry is asked with). */
+export const entryIdOf = (keyXdr: Uint8Array): string =>
+  ledgerKeyType(keyXdr) === EntryType.ACCOUNT ? '#' + toBase64(keyXdr.subarray(8, 40)) : toBase64(keyXdr);
+
+/** LedgerKey XDR from an id (an account key is its type words, both 0, and the key). */
+export function keyXdrOfId(id: string): Uint8Array {
+  if (!id.startsWith('#')) return Buffer.from(id, 'base64');
+  const xdr = new Uint8Array(40);
+  xdr.set(Buffer.from(id.slice(1), 'base64'), 8);
+  return xdr;
+}
+
+/** LedgerKey XDR, built by hand for accounts (the XDR writer's set-up costs more than the key). */
+export function keyXdrOf(key: LedgerKey): Uint8Array {
+  if (key.type !== 0) return encodeLedgerKey(key);
+  const xdr = new Uint8Array(40);
+  xdr.set(key.account.accountId.ed25519, 8);
+  return xdr;
+}
+
+export function keyOfChange(c: LedgerEntryChange): LedgerKey {
+  switch (c.type) {
+    case 0: return ledgerKeyOf(c.created.data);
+    case 1: return ledgerKeyOf(c.updated.data);
+    case 2: return c.removed;
+    case 3: return ledgerKeyOf(c.state.data);
+    case 4: return ledgerKeyOf(c.restored.data);
+  }
+}
+
+interface FirstSight {
+  ledger: number;
+  /** The entry's XDR before the first replayed ledger; null when it did not exist then. */
+  entry: Uint8Array | null;
+}
+
+export class InitialState {
+  private readonly firstSight = new Map<string, FirstSight>();
+
+  /**
+   * Takes in one ledger's change lists, in application order (closedLedger.ts changeListsInOrder).
+   * Ledgers may come in any order: for each key the earliest ledger that shows it wins, and within
+   * a ledger the first change.
+   */
+  observe(seq: number, changeLists: Iterable<readonly LedgerEntryChange[]>): void {
+    for (const list of changeLists) {
+      for (const change of list) {
+        const id = entryIdOfKey(keyOfChange(change));
+        const known = this.firstSight.get(id);
+        if (known && known.ledger <= seq) continue;
+        this.firstSight.set(id, { ledger: seq, entry: change.type === 3 ? encodeLedgerEntry(change.state) : null });
+      }
+    }
+  }
+
+  /** Whether some meta shows this key: its value is then known at every point of the replay. */
+  shows(id: string): boolean { return this.firstSight.has(id); }
+
+  /** The entries that existed before the first ledger (by id, as XDR). */
+  *entries(): Generator<[id: string, entry: Uint8Array]> {
+    for (const [id, s] of this.firstSight) if (s.entry) yield [id, s.entry];
+  }
+
+  get size(): number { return this.firstSight.size; }
+}

@@ -1,0 +1,80 @@
+// Reads the LedgerCloseMeta files a replay is given. A file is told by its bytes, never its name:
+// gzip and zstd layers are taken off first, then what remains is one raw LedgerCloseMeta (what the
+// public data lake and `stellar-xdr` dumps hold), a stellar-core meta stream (record-marked), or a
+// SEP-54 LedgerCloseMetaBatch (a galexie datastore file).
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { xdr } from '@stellar/stellar-sdk';
+import type { RawLedger } from '../sources/ledgerSource.ts';
+import { decodeBatch } from '../sources/datastore/batchCodec.ts';
+import { decompressZstd, startsWithZstdMagic } from '../sources/zstdFrames.ts';
+import { splitRecords } from '../sources/recordMarked.ts';
+import { ledgerSequenceOf } from '../sources/closeMetaSequence.ts';
+
+/** A problem with the replay's input: reported as a message, never a stack trace. */
+export class ReplayInputError extends Error {}
+
+const startsWithGzipMagic = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+/** The ledgers one file holds, in the file's order. Throws ReplayInputError naming the file. */
+export function readLedgerFile(path: string): RawLedger[] {
+  let bytes: Uint8Array;
+  try {
+    const b = readFileSync(path);
+    bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch (e) {
+    throw new ReplayInputError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return ledgersIn(uncompressed(bytes, path), path);
+  } catch (e) {
+    throw e instanceof ReplayInputError ? e : new ReplayInputError((e as Error).message);
+  }
+}
+
+function uncompressed(bytes: Uint8Array, path: string): Uint8Array {
+  if (startsWithGzipMagic(bytes)) {
+    try {
+      const out = gunzipSync(bytes);
+      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    } catch (e) {
+      throw new ReplayInputError(`${path}: corrupt gzip data (${(e as Error).message})`);
+    }
+  }
+  if (startsWithZstdMagic(bytes)) return decompressZstd(bytes, path);
+  return bytes;
+}
+
+function ledgersIn(bytes: Uint8Array, path: string): RawLedger[] {
+  if (bytes.length < 4) throw new ReplayInputError(`${path}: ${bytes.length} bytes: not LedgerCloseMeta data`);
+  const first = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
+  // A raw LedgerCloseMeta opens with its version (0-2); a batch with its start ledger (which is
+  // never that low on a real network); a meta stream with a record mark (high bit set).
+  if (first <= 2) return [singleMeta(bytes, path)];
+  if (first & 0x8000_0000) {
+    return splitRecords(bytes, path).map((record, i) => singleMeta(record, `${path}: record ${i}`));
+  }
+  try {
+    // only headers here: the replay decodes every ledger whole (decodeLedger), which tells corruption
+    return decodeBatch(bytes, path, { verify: 'header' });
+  } catch (e) {
+    throw new ReplayInputError(`${path}: not a LedgerCloseMeta, a LedgerCloseMetaBatch or a meta stream (${(e as Error).message})`);
+  }
+}
+
+/**
+ * One LedgerCloseMeta; only its header is read here. The whole structure is checked when the replay
+ * decodes it (decodeLedger), which tells a truncated file.
+ */
+function singleMeta(bytes: Uint8Array, what: string): RawLedger {
+  return { sequence: ledgerSequenceOf(bytes, what), bytes };
+}
+
+/** The decoded LedgerCloseMeta of a ledger read from `file`. */
+export function decodeLedger(raw: RawLedger, file: string): xdr.LedgerCloseMetaWire {
+  try {
+    return xdr.LedgerCloseMeta.schema.decode(raw.bytes);
+  } catch (e) {
+    throw new ReplayInputError(`${file}: truncated or corrupt LedgerCloseMeta for ledger ${raw.sequence} (${(e as Error).message})`);
+  }
+}

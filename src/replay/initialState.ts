@@ -4,26 +4,19 @@
 // value all along, even when first seen ledgers later (any change in between would be in a meta);
 // an entry first seen CREATED (or RESTORED from the archive) was not in the live state.
 // Keys no meta shows stay unknown: the replay notes when a transaction reads one.
-import { toBase64, encodeLedgerEntry, encodeLedgerKey, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
+import { toBase64, decodeLedgerKey, encodeLedgerEntry, encodeLedgerKey, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
 import { EntryType, keyId, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 
-/**
- * Identifies an entry by its key, as ledgerKeys.ts keyId does: accounts (most of what a ledger
- * touches) by their 32-byte key, without XDR encoding; other entries by their LedgerKey XDR.
- */
+/** Identifies an entry by its key, as LedgerTxn does (ledgerKeys.ts keyId). */
 export const entryIdOfKey = (key: LedgerKey): string => keyId(key);
 
-/** The same id from LedgerKey XDR (what EntrySource.getEntry is asked with). */
+/**
+ * The same id from LedgerKey XDR (what EntrySource.getEntry is asked with): accounts, most of what a
+ * ledger touches, straight from their bytes; other keys through their decoded form, so the two can
+ * never disagree.
+ */
 export const entryIdOf = (keyXdr: Uint8Array): string =>
-  ledgerKeyType(keyXdr) === EntryType.ACCOUNT ? '#' + toBase64(keyXdr.subarray(8, 40)) : toBase64(keyXdr);
-
-/** LedgerKey XDR from an id (an account key is its type words, both 0, and the key). */
-export function keyXdrOfId(id: string): Uint8Array {
-  if (!id.startsWith('#')) return Buffer.from(id, 'base64');
-  const xdr = new Uint8Array(40);
-  xdr.set(Buffer.from(id.slice(1), 'base64'), 8);
-  return xdr;
-}
+  ledgerKeyType(keyXdr) === EntryType.ACCOUNT ? '#' + toBase64(keyXdr.subarray(8, 40)) : keyId(decodeLedgerKey(keyXdr));
 
 /** LedgerKey XDR, built by hand for accounts (the XDR writer's set-up costs more than the key). */
 export function keyXdrOf(key: LedgerKey): Uint8Array {
@@ -72,8 +65,9 @@ export class InitialState {
   shows(id: string): boolean { return this.firstSight.has(id); }
 
   /** The entries that existed before the first ledger (by id, as XDR). */
-  *entries(): Generator<[id: string, entry: Uint8Array]> {
-    for (const [id, s] of this.firstSight) if (s.entry) yield [id, s.entry];
+  /** The entries that existed at the start, as LedgerEntry XDR. */
+  *entries(): Generator<Uint8Array> {
+    for (const s of this.firstSight.values()) if (s.entry) yield s.entry;
   }
 
   get size(): number { return this.firstSight.size; }

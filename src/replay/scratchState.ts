@@ -14,7 +14,7 @@ import {
   type AccountId, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey,
 } from '../xdr/codec.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
-import { entryIdOf, entryIdOfKey, keyXdrOf, keyXdrOfId, type InitialState } from './initialState.ts';
+import { entryIdOf, entryIdOfKey, keyXdrOf, type InitialState } from './initialState.ts';
 import { standIn, type StandInFloor, type StandInVersion } from './placeholders.ts';
 import { offerLiabilities } from '../ledger/exchange/exchangeMath.ts';
 import { assetEquals } from '../ledger/assets.ts';
@@ -60,7 +60,7 @@ export class ScratchState implements EntrySource {
     this.initial = initial;
     this.idPool = idPool;
     const writes: EntryWrite[] = [];
-    for (const [id, entry] of initial.entries()) writes.push({ key: keyXdrOfId(id), entry });
+    for (const entry of initial.entries()) writes.push({ key: keyXdrOf(ledgerKeyOf(decodeLedgerEntry(entry).data)), entry });
     this.write(writes);
   }
 

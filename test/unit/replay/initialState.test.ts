@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { xdr } from '@stellar/stellar-sdk';
-import { InitialState, entryIdOf, entryIdOfKey, keyXdrOf, keyXdrOfId } from '../../../src/replay/initialState.ts';
+import { InitialState, entryIdOf, entryIdOfKey, keyXdrOf } from '../../../src/replay/initialState.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, trustLineKey, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import { XLM, accountEntry, accountId, credit, trustLineEntry } from '../ops/support.ts';
@@ -21,8 +21,8 @@ const removed = (e: LedgerEntry): xdr.LedgerEntryChangeWire => ({ type: 2, remov
 const valueAtStart = (initial: InitialState, e: LedgerEntry): LedgerEntry | null | 'unknown' => {
   const id = entryIdOfKey(ledgerKeyOf(e.data));
   if (!initial.shows(id)) return 'unknown';
-  const found = [...initial.entries()].find(([i]) => i === id);
-  return found ? decodeLedgerEntry(found[1]) : null;
+  const found = [...initial.entries()].map(decodeLedgerEntry).find((x) => entryIdOfKey(ledgerKeyOf(x.data)) === id);
+  return found ?? null;
 };
 
 test('the first STATE of a key is its value at the start, whatever changes follow', () => {
@@ -74,12 +74,11 @@ test('keys no meta shows stay unknown', () => {
   assert.equal(initial.size, 1);
 });
 
-test('entry ids are the same from keys and from their XDR, and give the XDR back', () => {
-  for (const key of [accountKey(alice), trustLineKey(bob, { type: 1, alphaNum4: { assetCode: new Uint8Array([85, 83, 68, 0]), issuer: carol } })]) {
+test('entry ids are the same from keys and from their XDR', () => {
+  for (const key of [accountKey(alice), { type: 2 as const, offer: { sellerId: bob, offerId: 7n } }, trustLineKey(bob, { type: 1, alphaNum4: { assetCode: new Uint8Array([85, 83, 68, 0]), issuer: carol } })]) {
     const bytes = encodeLedgerKey(key);
     assert.deepEqual(Buffer.from(keyXdrOf(key)), Buffer.from(bytes));
     assert.equal(entryIdOf(bytes), entryIdOfKey(key));
     assert.equal(entryIdOfKey(key), keyId(key));
-    assert.deepEqual(Buffer.from(keyXdrOfId(entryIdOfKey(key))), Buffer.from(bytes));
   }
 });

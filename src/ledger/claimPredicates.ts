@@ -5,7 +5,7 @@
 //     closeTime + N", so a stored balance never holds a relative predicate;
 //   - evaluation against the close time of the ledger a ClaimClaimableBalance is applied in.
 import type { xdr } from '@stellar/stellar-sdk';
-import { INT64_MAX } from './ops/accounts.ts';
+import { INT64_MAX } from './numeric.ts';
 
 export type ClaimPredicate = xdr.ClaimPredicateWire;
 

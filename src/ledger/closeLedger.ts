@@ -3,7 +3,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
-import { chargedFee, type TransactionFrame } from './transactionFrame.ts';
+import { chargedFee, feeAtBaseFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
 import { touchSeqLedger } from './ops/accounts.ts';
@@ -392,9 +392,7 @@ function innerFeeCharged(frame: TransactionFrame, ledger: LedgerContext, txSetBa
   const declared = BigInt(frame.tx.fee);
   const baseFee = txSetBaseFee === undefined ? BigInt(ledger.baseFee) : txSetBaseFee;
   if (baseFee === null) return declared;
-  const inclusion = declared - frame.resourceFee;
-  const adjusted = baseFee * BigInt(Math.max(1, frame.tx.operations.length));
-  return frame.resourceFee + (adjusted < inclusion ? adjusted : inclusion);
+  return feeAtBaseFee(declared, frame.resourceFee, Math.max(1, frame.tx.operations.length), baseFee);
 }
 
 /** Builds a TransactionResult; a fee bump wraps the inner outcome unless the outer envelope itself failed. */

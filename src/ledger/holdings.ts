@@ -5,8 +5,9 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { isIssuer } from './assets.ts';
+import { INT64_MAX } from './numeric.ts';
 import {
-  INT64_MAX, accountLiabilities, accountOf, addAccountBalance, addTrustLineBalance, availableBalance,
+  accountLiabilities, accountMaxReceive, accountOf, addAccountBalance, addTrustLineBalance, availableBalance,
   isAuthorized, isAuthorizedToMaintainLiabilities, loadTrustLine, minBalance, prepareAccountExtV1,
   trustLineLiabilities, trustLineMaxReceive, trustLineOf,
 } from './ops/accounts.ts';
@@ -25,8 +26,6 @@ export function loadCreditLine(ltx: LedgerTxn, id: AccountId, asset: Asset): Cre
   const entry = loadTrustLine(ltx, id, asset);
   return entry ? { issuer: false, entry } : undefined;
 }
-
-export const lineEntry = (line: CreditLine): TrustLineEntry | undefined => (line.issuer ? undefined : trustLineOf(line.entry));
 
 export const lineIsAuthorized = (line: CreditLine): boolean => line.issuer || isAuthorized(trustLineOf(line.entry));
 
@@ -127,8 +126,7 @@ export function canSellAtMost(ledger: LedgerContext, account: LedgerEntry | unde
 /** What the holder can still receive of `asset`. */
 export function canBuyAtMost(account: LedgerEntry | undefined, asset: Asset, line: CreditLine | undefined): bigint {
   if (asset.type === 0) {
-    const acc = accountOf(account!);
-    const max = INT64_MAX - acc.balance - accountLiabilities(acc).buying;
+    const max = accountMaxReceive(accountOf(account!));
     return max > 0n ? max : 0n;
   }
   if (!line) return 0n;

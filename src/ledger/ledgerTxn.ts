@@ -7,6 +7,7 @@
 // sponsorships a transaction has begun).
 import { bytesEqual, encodeLedgerKey, type AccountId, type Asset, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import { INT64_MAX } from './numeric.ts';
 import { insertionPoint, isBetterPlace, offerOf, pairId, placeOf, type OfferPlace } from './orderBook.ts';
 
 /** Read-only access to the committed state (storage) beneath the outermost LedgerTxn. */
@@ -81,7 +82,7 @@ export class LedgerTxn {
   generateId(): bigint {
     this.assertOpen();
     const next = this.idPool + 1n;
-    if (next > 0x7fff_ffff_ffff_ffffn) throw new Error('idPool overflowed');
+    if (next > INT64_MAX) throw new Error('idPool overflowed');
     this.ownIdPool = next;
     return next;
   }
@@ -151,22 +152,9 @@ export class LedgerTxn {
    * without the asset filter), as private copies.
    */
   offersBySeller(seller: AccountId): LedgerEntry[] {
-    const decided = new Set<string>();
-    const out: LedgerEntry[] = [];
-    for (let l: LedgerTxn | null = this; l; l = l.parent) {
-      for (const [id, slot] of l.slots) {
-        if (slot.key.type !== 2 || decided.has(id) || !bytesEqual(slot.key.offer.sellerId.ed25519, seller.ed25519)) continue;
-        decided.add(id);
-        if (slot.entry) out.push(cloneWire(slot.entry));
-      }
-    }
-    let root: LedgerTxn = this;
-    while (root.parent) root = root.parent;
-    for (const e of root.source!.offersBySeller?.(seller) ?? []) {
-      const id = keyId(offerKeyOf(e));
-      if (!decided.has(id)) out.push(cloneWire(e));
-    }
-    return out;
+    return this.overlaid(
+      (key) => key.type === 2 && bytesEqual(key.offer.sellerId.ed25519, seller.ed25519),
+      this.root().source!.offersBySeller?.(seller) ?? []);
   }
 
   /**
@@ -174,40 +162,53 @@ export class LedgerTxn {
    * loadPoolShareTrustLinesByAccountAndAsset chooses from (the caller filters by the pools' assets).
    */
   poolShareTrustLinesOf(owner: AccountId): LedgerEntry[] {
+    return this.overlaid(
+      (key) => key.type === 1 && key.trustLine.asset.type === 3 && bytesEqual(key.trustLine.accountId.ed25519, owner.ed25519),
+      this.root().source!.poolShareTrustLines?.(owner) ?? []);
+  }
+
+  /**
+   * The entries whose keys match, as this level sees them: what any level wrote (the nearest write
+   * wins, an erasure hides the entry), then the committed ones no level touched. Private copies.
+   */
+  private overlaid(matches: (key: LedgerKey) => boolean, committed: readonly LedgerEntry[]): LedgerEntry[] {
     const decided = new Set<string>();
     const out: LedgerEntry[] = [];
     for (let l: LedgerTxn | null = this; l; l = l.parent) {
       for (const [id, slot] of l.slots) {
-        if (slot.key.type !== 1 || slot.key.trustLine.asset.type !== 3 || decided.has(id)) continue;
-        if (!bytesEqual(slot.key.trustLine.accountId.ed25519, owner.ed25519)) continue;
+        if (decided.has(id) || !matches(slot.key)) continue;
         decided.add(id);
         if (slot.entry) out.push(cloneWire(slot.entry));
       }
     }
-    let root: LedgerTxn = this;
-    while (root.parent) root = root.parent;
-    for (const e of root.source!.poolShareTrustLines?.(owner) ?? []) {
+    for (const e of committed) {
       if (!decided.has(keyId(ledgerKeyOf(e.data)))) out.push(cloneWire(e));
     }
     return out;
   }
 
-  /** The best committed offer of the pair that no level has written or erased. */
-  private bestCommittedOffer(selling: Asset, buying: Asset, pair: string, worseThan?: OfferPlace): LedgerEntry | undefined {
+  /** The outermost level, the one over the committed state. */
+  private root(): LedgerTxn {
     let root: LedgerTxn = this;
     while (root.parent) root = root.parent;
+    return root;
+  }
+
+  /** The best committed offer of the pair that no level has written or erased. */
+  private bestCommittedOffer(selling: Asset, buying: Asset, pair: string, worseThan?: OfferPlace): LedgerEntry | undefined {
+    const root = this.root();
     const book = root.source!.offers?.(selling, buying);
     if (!book || book.length === 0) return undefined;
     // the outermost level only ever adds writes while a ledger is built, so the offers it has
     // shadowed at the front of the book stay shadowed: skip them once, not at every look
     let prefix = root.consumedPrefix.get(pair);
     if (!prefix || prefix.book !== book) { prefix = { book, n: 0 }; root.consumedPrefix.set(pair, prefix); }
-    while (prefix.n < book.length && root.slots.has(keyId(offerKeyOf(book[prefix.n])))) prefix.n++;
+    while (prefix.n < book.length && root.slots.has(keyId(ledgerKeyOf(book[prefix.n].data)))) prefix.n++;
     let i = worseThan ? Math.max(prefix.n, insertionPoint(book, worseThan)) : prefix.n;
     for (; i < book.length; i++) {
       const e = book[i];
       if (worseThan && !isBetterPlace(worseThan, placeOf(offerOf(e)))) continue;
-      if (!this.shadows(keyId(offerKeyOf(e)))) return e;
+      if (!this.shadows(keyId(ledgerKeyOf(e.data)))) return e;
     }
     return undefined;
   }
@@ -372,8 +373,3 @@ function firstWorse(sorted: ReadonlyArray<{ place: OfferPlace }>, place: OfferPl
   }
   return lo;
 }
-
-const offerKeyOf = (e: LedgerEntry): LedgerKey => {
-  const o = offerOf(e);
-  return { type: 2, offer: { sellerId: o.sellerId, offerId: o.offerId } };
-};

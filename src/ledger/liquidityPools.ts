@@ -10,7 +10,7 @@ import {
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { compareAssets, isIssuer } from './assets.ts';
 import { isAuthorizedToMaintainLiabilities, trustLineOf } from './ops/accounts.ts';
-import { INT64_MAX, bigDivideOrThrow } from './exchange/exchangeMath.ts';
+import { INT64_MAX, bigDivideOrThrow } from './numeric.ts';
 
 /** The only fee a pool may have (LIQUIDITY_POOL_FEE_V18), in basis points. */
 export const LIQUIDITY_POOL_FEE_V18 = 30;

@@ -1,6 +1,6 @@
-// stellar-core's 128-bit helpers (util/numeric.cpp) that liquidity pools need beyond bigDivide
-// (which lives with the crossing arithmetic in exchange/exchangeMath.ts): the "huge" division of
-// pool exchanges and the integer square root of a first pool deposit. BigInt never wraps, so each
+// stellar-core's 128-bit helpers (util/numeric.cpp) and the integer limits the ledger engine keeps
+// to: bigDivide (a * b / c with the rounding a trade or a withdrawal asks for), the "huge" division
+// of pool exchanges and the integer square root of a first pool deposit. BigInt never wraps, so each
 // helper re-imposes the width core's result must fit (undefined where core answers false); the
 // argument checks core asserts are thrown as internal errors, since callers guarantee them.
 
@@ -8,6 +8,30 @@ export const INT32_MAX = 0x7fff_ffffn;
 export const INT64_MAX = 0x7fff_ffff_ffff_ffffn;
 export const UINT64_MAX = 0xffff_ffff_ffff_ffffn;
 export const UINT128_MAX = (1n << 128n) - 1n;
+
+/**
+ * a * b / c rounded down or up (core's bigDivide); undefined when the result does not fit an int64.
+ * The operands are non-negative and c positive, as core asserts.
+ */
+export function bigDivide(a: bigint, b: bigint, c: bigint, roundUp: boolean): bigint | undefined {
+  if (a < 0n || b < 0n || c <= 0n) throw new Error('bigDivide: operands out of range');
+  const x = roundUp ? (a * b + c - 1n) / c : (a * b) / c;
+  return x > INT64_MAX ? undefined : x;
+}
+
+/** bigDivide that must fit (core's bigDivideOrThrow). */
+export function bigDivideOrThrow(a: bigint, b: bigint, c: bigint, roundUp: boolean): bigint {
+  const x = bigDivide(a, b, c, roundUp);
+  if (x === undefined) throw new Error('overflow in bigDivide');
+  return x;
+}
+
+/** A 128-bit value divided by b (core's bigDivideOrThrow over uint128). */
+export function divide128OrThrow(a: bigint, b: bigint, roundUp: boolean): bigint {
+  const x = roundUp ? (a + b - 1n) / b : a / b;
+  if (x > INT64_MAX) throw new Error('overflow in bigDivide');
+  return x;
+}
 
 function require(cond: boolean, what: string): void {
   if (!cond) throw new Error(`numeric: ${what}`);

@@ -61,10 +61,14 @@ export function frameOf(envelope: TransactionEnvelope, networkId: Uint8Array): T
  * Fee charged up front when the ledger's base fee is `baseFee`: the whole declared resource fee
  * (its refundable part comes back after apply) plus the inclusion fee, never more than was offered.
  */
-export function chargedFee(frame: TransactionFrame, baseFee: number): bigint {
-  const inclusion = frame.declaredFee - frame.resourceFee;
-  const due = BigInt(baseFee) * BigInt(frame.feeOps);
-  return frame.resourceFee + (due < inclusion ? due : inclusion);
+export const chargedFee = (frame: TransactionFrame, baseFee: number): bigint =>
+  feeAtBaseFee(frame.declaredFee, frame.resourceFee, frame.feeOps, BigInt(baseFee));
+
+/** A bid of `declared` over `ops` operations charged at `baseFee`: the resource fee, plus the inclusion fee up to the bid. */
+export function feeAtBaseFee(declared: bigint, resourceFee: bigint, ops: number, baseFee: bigint): bigint {
+  const inclusion = declared - resourceFee;
+  const due = baseFee * BigInt(ops);
+  return resourceFee + (due < inclusion ? due : inclusion);
 }
 
 /** The inclusion fee per operation offered, for ordering and replace-by-fee. */

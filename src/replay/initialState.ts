@@ -5,7 +5,7 @@
 // an entry first seen CREATED (or RESTORED from the archive) was not in the live state.
 // Keys no meta shows stay unknown: the replay notes when a transaction reads one.
 import { toBase64, decodeLedgerKey, encodeLedgerEntry, encodeLedgerKey, type LedgerEntryChange, type LedgerKey } from '../xdr/codec.ts';
-import { EntryType, keyId, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { EntryType, keyId, ledgerKeyOfChange, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 
 /** Identifies an entry by its key, as LedgerTxn does (ledgerKeys.ts keyId). */
 export const entryIdOfKey = (key: LedgerKey): string => keyId(key);
@@ -26,16 +26,6 @@ export function keyXdrOf(key: LedgerKey): Uint8Array {
   return xdr;
 }
 
-export function keyOfChange(c: LedgerEntryChange): LedgerKey {
-  switch (c.type) {
-    case 0: return ledgerKeyOf(c.created.data);
-    case 1: return ledgerKeyOf(c.updated.data);
-    case 2: return c.removed;
-    case 3: return ledgerKeyOf(c.state.data);
-    case 4: return ledgerKeyOf(c.restored.data);
-  }
-}
-
 interface FirstSight {
   ledger: number;
   /** The entry's XDR before the first replayed ledger; null when it did not exist then. */
@@ -53,7 +43,7 @@ export class InitialState {
   observe(seq: number, changeLists: Iterable<readonly LedgerEntryChange[]>): void {
     for (const list of changeLists) {
       for (const change of list) {
-        const id = entryIdOfKey(keyOfChange(change));
+        const id = entryIdOfKey(ledgerKeyOfChange(change));
         const known = this.firstSight.get(id);
         if (known && known.ledger <= seq) continue;
         this.firstSight.set(id, { ledger: seq, entry: change.type === 3 ? encodeLedgerEntry(change.state) : null });

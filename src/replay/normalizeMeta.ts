@@ -15,14 +15,15 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { LedgerEntryChange } from '../xdr/codec.ts';
 import { compareBytes } from '../ledger/assets.ts';
-import { keyOfChange, keyXdrOf } from './initialState.ts';
+import { keyXdrOf } from './initialState.ts';
+import { ledgerKeyOfChange } from '../xdr/ledgerKeys.ts';
 
 /** LedgerEntryChangeType -> position: STATE, CREATED, UPDATED, REMOVED, RESTORED. */
 const TYPE_RANK = [1, 2, 3, 0, 4] as const;
 
 /** A copy of `changes` in canonical order (the changes themselves are shared, not copied). */
 export function sortChanges(changes: readonly LedgerEntryChange[]): LedgerEntryChange[] {
-  const keyed = changes.map((c) => ({ c, key: keyXdrOf(keyOfChange(c)), rank: TYPE_RANK[c.type] }));
+  const keyed = changes.map((c) => ({ c, key: keyXdrOf(ledgerKeyOfChange(c)), rank: TYPE_RANK[c.type] }));
   // two changes of one key and one type are rare (never in core's own metas): encoded only then
   keyed.sort((a, b) => compareBytes(a.key, b.key) || a.rank - b.rank
     || compareBytes(xdr.LedgerEntryChange.schema.encode(a.c), xdr.LedgerEntryChange.schema.encode(b.c)));

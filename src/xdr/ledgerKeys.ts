@@ -1,5 +1,5 @@
 // Ledger keys: the key of an entry, the key of its TTL entry, and a map key for in-memory lookups.
-import { sha256, encodeLedgerKey, toBase64, type LedgerEntryData, type LedgerKey } from './codec.ts';
+import { sha256, encodeLedgerKey, toBase64, type LedgerEntryChange, type LedgerEntryData, type LedgerKey } from './codec.ts';
 
 export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
   switch (d.type) {
@@ -13,6 +13,17 @@ export function ledgerKeyOf(d: LedgerEntryData): LedgerKey {
     case 7: return { type: 7, contractCode: { hash: d.contractCode.hash } };
     case 8: return { type: 8, configSetting: { configSettingId: d.configSetting.configSettingID } };
     case 9: return { type: 9, ttl: { keyHash: d.ttl.keyHash } };
+  }
+}
+
+/** The key of the entry a LedgerEntryChange is about, whatever the kind of change. */
+export function ledgerKeyOfChange(c: LedgerEntryChange): LedgerKey {
+  switch (c.type) {
+    case 0: return ledgerKeyOf(c.created.data);
+    case 1: return ledgerKeyOf(c.updated.data);
+    case 2: return c.removed;
+    case 3: return ledgerKeyOf(c.state.data);
+    case 4: return ledgerKeyOf(c.restored.data);
   }
 }
 

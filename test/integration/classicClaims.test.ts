@@ -6,11 +6,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Asset, AuthClawbackEnabledFlag, AuthRevocableFlag, Claimant, Operation, TransactionBuilder, xdr, type Keypair, type rpc } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { PASSPHRASE, builder, server, submit } from './support/sdk.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
+import { PASSPHRASE, builder, submit } from './support/sdk.ts';
 import {
   accountView, addressTopic, applied, assetEvent, assetEventOf, assetWire, symbolTopic, feeCharged, fundedAccount, movement, opArm, opCodes, send, stroops,
-  transactionEvents, transactionResult, trustLineView, type Done, readBackEverything,
+  transactionEvents, transactionResult, trustLineView, type Done, readBackEverything, startClassicNode,
 } from './support/classic.ts';
 
 const CLAIM_SUCCESS = 0;
@@ -70,11 +70,7 @@ describe('claimable balances and clawback over JSON-RPC (JS SDK)', () => {
   let s: rpc.Server;
   let firstLedger: number;
 
-  before(async () => {
-    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
-    s = server(node.url);
-    firstLedger = (await s.getLatestLedger()).sequence;
-  });
+  before(async () => { ({ node, s, firstLedger } = await startClassicNode()); });
   after(async () => { await node?.stop(); });
 
   const latestCloseTime = async () => BigInt((await s.getLatestLedger()).closeTime);

@@ -9,11 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Asset, AuthRequiredFlag, AuthRevocableFlag, Keypair, Operation, xdr, type Transaction, type rpc } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { PASSPHRASE, builder, server } from './support/sdk.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
+import { PASSPHRASE, builder } from './support/sdk.ts';
 import {
   accountView, applied, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, minimumBalance, offerEntries,
-  offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade, readBackEverything,
+  offerIdOf, opCodes, send, stroops, tradeEvents, tradeOf, transactionEvents, transactionResult, trustLineView, type Grant, type Trade, readBackEverything, startClassicNode,
 } from './support/classic.ts';
 
 const sha256 = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
@@ -40,11 +40,7 @@ describe('the classic market over JSON-RPC (JS SDK)', () => {
   let s: rpc.Server;
   let firstLedger: number;
 
-  before(async () => {
-    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
-    s = server(node.url);
-    firstLedger = (await s.getLatestLedger()).sequence;
-  });
+  before(async () => { ({ node, s, firstLedger } = await startClassicNode()); });
   after(async () => { await node?.stop(); });
 
   const issue = (codes: string[], holders: Keypair[], grants: Grant[] = []) => issueAssets(s, codes, holders, grants);

@@ -6,12 +6,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Asset, Keypair, MuxedAccount, Operation, type rpc } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { server } from './support/sdk.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
 import {
   accountView, applied, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess, movement,
   offerEntries, offerIdOf, opCodes, pathPaymentSuccess, send, stroops, tradeEvents, tradeOf, transactionEvents,
-  transactionResult, trustLineView, type Grant, type Trade, readBackEverything,
+  transactionResult, trustLineView, type Grant, type Trade, readBackEverything, startClassicNode,
 } from './support/classic.ts';
 
 describe('path payments over JSON-RPC (JS SDK)', () => {
@@ -19,11 +18,7 @@ describe('path payments over JSON-RPC (JS SDK)', () => {
   let s: rpc.Server;
   let firstLedger: number;
 
-  before(async () => {
-    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
-    s = server(node.url);
-    firstLedger = (await s.getLatestLedger()).sequence;
-  });
+  before(async () => { ({ node, s, firstLedger } = await startClassicNode()); });
   after(async () => { await node?.stop(); });
 
   const issue = (codes: string[], holders: Keypair[], grants: Grant[] = []) => issueAssets(s, codes, holders, grants);

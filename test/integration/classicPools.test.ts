@@ -13,12 +13,11 @@ import {
   Asset, AuthClawbackEnabledFlag, AuthRequiredFlag, AuthRevocableFlag, LiquidityPoolAsset, Operation, getLiquidityPoolId, xdr,
   type Keypair, type rpc,
 } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { server } from './support/sdk.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
 import {
   accountIdWire, accountView, addressTopic, applied, symbolTopic, assetEvent, assetWire, decimal, feeCharged, fundedAccount, issueAssets, manageOfferSuccess,
   movement, offerIdOf, opCodes, pathPaymentSuccess, poolView, send, stroops, tradeEvents, tradeOf, transactionEvents,
-  transactionResult, trustLineView, type Trade, readBackEverything,
+  transactionResult, trustLineView, type Trade, readBackEverything, startClassicNode,
 } from './support/classic.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -49,11 +48,7 @@ describe('liquidity pools over JSON-RPC (JS SDK)', () => {
   let s: rpc.Server;
   let firstLedger: number;
 
-  before(async () => {
-    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
-    s = server(node.url);
-    firstLedger = (await s.getLatestLedger()).sequence;
-  });
+  before(async () => { ({ node, s, firstLedger } = await startClassicNode()); });
   after(async () => { await node?.stop(); });
 
   const xlmOf = async (kp: Keypair) => (await accountView(s, kp.publicKey())).balance;

@@ -8,11 +8,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Asset, AuthRequiredFlag, AuthRevocableFlag, Claimant, Keypair, LiquidityPoolAsset, Operation, getLiquidityPoolId, xdr, type rpc } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { server } from './support/sdk.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
 import {
   BASE_RESERVE, accountKey, claimableBalanceKey, manageOfferSuccess, offerEntries, offerIdOf, offerKey, poolShareLineKey, accountView, applied, assetEvent, entrySponsor, feeCharged, fundedAccount, minimumBalance,
-  opCodes, readEntry, send, stroops, transactionEvents, transactionResult, trustLineKey, readBackEverything,
+  opCodes, readEntry, send, stroops, transactionEvents, transactionResult, trustLineKey, readBackEverything, startClassicNode,
 } from './support/classic.ts';
 
 const CHANGE_TRUST_LOW_RESERVE = -4;
@@ -28,11 +27,7 @@ describe('sponsored reserves over JSON-RPC (JS SDK)', () => {
   let s: rpc.Server;
   let firstLedger: number;
 
-  before(async () => {
-    node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
-    s = server(node.url);
-    firstLedger = (await s.getLatestLedger()).sequence;
-  });
+  before(async () => { ({ node, s, firstLedger } = await startClassicNode()); });
   after(async () => { await node?.stop(); });
 
   const counters = async (kp: Keypair) => {

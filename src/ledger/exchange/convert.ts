@@ -7,7 +7,7 @@ import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { LedgerContext } from '../ops/types.ts';
 import type { Asset } from '../../xdr/codec.ts';
 import { convertWithOffers, type ClaimAtom, type Converted, type OfferFilterResult } from './crossOffers.ts';
-import { Rounding } from './exchangeMath.ts';
+import type { Rounding } from './exchangeMath.ts';
 import { exchangeWithPool } from './poolExchange.ts';
 import { poolIdForAssets } from '../liquidityPools.ts';
 
@@ -50,5 +50,3 @@ export function convertWithOffersAndPools(ltxOuter: LedgerTxn, ledger: LedgerCon
   budget.remaining -= 1;
   return { result: 'ok', sheepSend, wheatReceived, trail: [atom] };
 }
-
-export { Rounding };

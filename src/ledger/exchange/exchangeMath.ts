@@ -3,37 +3,13 @@
 // the rounding goes, and the 1% price-error bound. Pure functions over bigint: core computes these
 // in 128-bit integers, and every rounding decides a result byte.
 
-export const INT64_MAX = 0x7fff_ffff_ffff_ffffn;
+import { INT64_MAX, bigDivideOrThrow, divide128OrThrow } from '../numeric.ts';
 
 export type Price = { n: number; d: number };
 
 /** How a crossing rounds: offers against offers, or one side of a path payment. */
 export const Rounding = { NORMAL: 0, PATH_PAYMENT_STRICT_SEND: 1, PATH_PAYMENT_STRICT_RECEIVE: 2 } as const;
 export type Rounding = typeof Rounding[keyof typeof Rounding];
-
-/**
- * a * b / c rounded down or up (core's bigDivide); undefined when the result does not fit an int64.
- * The operands are non-negative and c positive, as core asserts.
- */
-export function bigDivide(a: bigint, b: bigint, c: bigint, roundUp: boolean): bigint | undefined {
-  if (a < 0n || b < 0n || c <= 0n) throw new Error('bigDivide: operands out of range');
-  const x = roundUp ? (a * b + c - 1n) / c : (a * b) / c;
-  return x > INT64_MAX ? undefined : x;
-}
-
-/** bigDivide that must fit (core's bigDivideOrThrow). */
-export function bigDivideOrThrow(a: bigint, b: bigint, c: bigint, roundUp: boolean): bigint {
-  const x = bigDivide(a, b, c, roundUp);
-  if (x === undefined) throw new Error('overflow in bigDivide');
-  return x;
-}
-
-/** A 128-bit value divided by b (core's bigDivideOrThrow over uint128). */
-function divide128OrThrow(a: bigint, b: bigint, roundUp: boolean): bigint {
-  const x = roundUp ? (a + b - 1n) / b : a / b;
-  if (x > INT64_MAX) throw new Error('overflow in bigDivide');
-  return x;
-}
 
 const offerValue = (priceN: number, priceD: number, maxSend: bigint, maxReceive: bigint): bigint => {
   const send = maxSend * BigInt(priceN);

@@ -11,8 +11,8 @@ import {
 } from '../../xdr/codec.ts';
 import type { LedgerContext } from './types.ts';
 import { compareBytes } from '../assets.ts';
+import { INT64_MAX } from '../numeric.ts';
 
-export const INT64_MAX = 0x7fff_ffff_ffff_ffffn;
 export const UINT32_MAX = 0xffff_ffff;
 
 // AccountFlags

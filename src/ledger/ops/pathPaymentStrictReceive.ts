@@ -2,7 +2,8 @@
 // is converted backwards from it, and the sender pays what that costs, at most `sendMax`.
 import type { xdr } from '@stellar/stellar-sdk';
 import type { OpHandler } from './types.ts';
-import { Rounding, INT64_MAX } from '../exchange/exchangeMath.ts';
+import { Rounding } from '../exchange/exchangeMath.ts';
+import { INT64_MAX } from '../numeric.ts';
 import { MAX_OFFERS_TO_CROSS } from '../exchange/convert.ts';
 import { assetEquals } from '../assets.ts';
 import type { ClaimAtom } from '../exchange/crossOffers.ts';

@@ -2,7 +2,8 @@
 // forwards from it, and the destination receives what that buys, at least `destMin`.
 import type { xdr } from '@stellar/stellar-sdk';
 import type { OpHandler } from './types.ts';
-import { Rounding, INT64_MAX } from '../exchange/exchangeMath.ts';
+import { Rounding } from '../exchange/exchangeMath.ts';
+import { INT64_MAX } from '../numeric.ts';
 import { MAX_OFFERS_TO_CROSS } from '../exchange/convert.ts';
 import { assetEquals } from '../assets.ts';
 import type { ClaimAtom } from '../exchange/crossOffers.ts';

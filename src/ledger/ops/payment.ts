@@ -1,13 +1,15 @@
-// Payment: moves `amount` of one asset from the source to the destination. Like stellar-core, it
-// behaves as a path payment without a path: credit the destination first, then debit the source.
+// Payment: moves `amount` of one asset from the source to the destination. Like stellar-core, it is a
+// strict-receive path payment without a path (same asset both ends, sendMax = amount), whose result
+// codes it shares number for number; only native to oneself succeeds at once, changing nothing.
 // An issuer needs no trustline for its own asset (it mints when sending and burns when receiving),
 // and a payment back to the issuer does not even require the issuer account to exist.
 import type { xdr } from '@stellar/stellar-sdk';
-import { accountKey, muxedToAccountId } from '../../xdr/codec.ts';
+import { muxedToAccountId } from '../../xdr/codec.ts';
 import { movementEvent, muxedAccountAddress } from '../sacEvents.ts';
-import { accountIdEquals, accountOf, addAccountBalance, addTrustLineBalance, availableBalance, isAuthorized, loadAccount, loadTrustLine, trustLineOf } from './accounts.ts';
-import { isAssetValid, isIssuer } from '../assets.ts';
+import { accountIdEquals } from './accounts.ts';
+import { isAssetValid } from '../assets.ts';
 import { resultMaker } from './opResult.ts';
+import { pathPaymentStrictReceive } from './pathPaymentStrictReceive.ts';
 import type { OpHandler } from './types.ts';
 
 type Body = Extract<xdr.OperationBodyWire, { type: 1 }>;
@@ -22,6 +24,8 @@ export const PAYMENT_NO_DESTINATION = -5;
 export const PAYMENT_NO_TRUST = -6;
 export const PAYMENT_NOT_AUTHORIZED = -7;
 export const PAYMENT_LINE_FULL = -8;
+/** The lowest code a path payment without a path can answer; the rest (offers, constraints) cannot happen. */
+const PAYMENT_NO_ISSUER = -9;
 
 const result = resultMaker<Code>(1, 'paymentResult');
 
@@ -36,52 +40,18 @@ export const payment: OpHandler<Body> = {
 
   apply(body, ctx) {
     const { destination, asset, amount } = body.paymentOp;
-    const { ltx, ledger } = ctx;
-    const destId = muxedToAccountId(destination);
-    const emit = () => ctx.events.push(movementEvent(ledger.networkId, asset,
-      muxedAccountAddress(ctx.sourceMuxed), muxedAccountAddress(destination), amount, ctx.txMemo));
-
-    // Native to oneself changes nothing (but still reports the movement).
-    if (asset.type === 0 && accountIdEquals(destId, ctx.source)) {
-      emit();
+    if (asset.type === 0 && accountIdEquals(muxedToAccountId(destination), ctx.source)) {
+      ctx.events.push(movementEvent(ctx.ledger.networkId, asset, muxedAccountAddress(ctx.sourceMuxed),
+        muxedAccountAddress(destination), amount, ctx.txMemo));
       return result(PAYMENT_SUCCESS);
     }
-
-    const destIsIssuer = isIssuer(destId, asset);
-    if (!destIsIssuer && !ltx.exists(accountKey(destId))) return result(PAYMENT_NO_DESTINATION);
-
-    // Credit the destination.
-    if (asset.type === 0) {
-      const destEntry = loadAccount(ltx, destId)!;
-      if (!addAccountBalance(ledger, accountOf(destEntry), amount)) return result(PAYMENT_LINE_FULL);
-      ltx.update(destEntry);
-    } else if (!destIsIssuer) {
-      const lineEntry = loadTrustLine(ltx, destId, asset);
-      if (!lineEntry) return result(PAYMENT_NO_TRUST);
-      const line = trustLineOf(lineEntry);
-      if (!isAuthorized(line)) return result(PAYMENT_NOT_AUTHORIZED);
-      if (!addTrustLineBalance(line, amount)) return result(PAYMENT_LINE_FULL);
-      ltx.update(lineEntry);
-    }
-
-    // Debit the source.
-    if (asset.type === 0) {
-      const srcEntry = loadAccount(ltx, ctx.source);
-      if (!srcEntry) return result(PAYMENT_MALFORMED);
-      const src = accountOf(srcEntry);
-      if (amount > availableBalance(ledger, src)) return result(PAYMENT_UNDERFUNDED);
-      if (!addAccountBalance(ledger, src, -amount)) throw new Error('Payment: debit failed after balance check');
-      ltx.update(srcEntry);
-    } else if (!isIssuer(ctx.source, asset)) {
-      const lineEntry = loadTrustLine(ltx, ctx.source, asset);
-      if (!lineEntry) return result(PAYMENT_SRC_NO_TRUST);
-      const line = trustLineOf(lineEntry);
-      if (!isAuthorized(line)) return result(PAYMENT_SRC_NOT_AUTHORIZED);
-      if (!addTrustLineBalance(line, -amount)) return result(PAYMENT_UNDERFUNDED);
-      ltx.update(lineEntry);
-    }
-
-    emit();
-    return result(PAYMENT_SUCCESS);
+    const asPath: Extract<xdr.OperationBodyWire, { type: 2 }> = {
+      type: 2,
+      pathPaymentStrictReceiveOp: { sendAsset: asset, sendMax: amount, destination, destAsset: asset, destAmount: amount, path: [] },
+    };
+    const outcome = pathPaymentStrictReceive.apply(asPath, ctx);
+    const code = (outcome.tr as Extract<xdr.OperationResultTrWire, { type: 2 }>).pathPaymentStrictReceiveResult.code;
+    if (code > PAYMENT_SUCCESS || code < PAYMENT_NO_ISSUER) throw new Error(`unexpected path payment result ${code} for a payment`);
+    return result(code as Code);
   },
 };

@@ -12,7 +12,7 @@
 // value anyway; for a TTL the contract extended, it is the old, lapsed live-until ledger (core's
 // TransactionMeta.cpp does so, and a consumer comparing our metas with core's sees the same).
 import { encodeLedgerEntry, type LedgerEntry, type LedgerEntryChange, type LedgerKey } from '../../xdr/codec.ts';
-import { keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
+import { keyId, ledgerKeyOfChange, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 
 export interface Restore {
   /** The restored entry's key (contract code or persistent contract data). */
@@ -22,16 +22,6 @@ export interface Restore {
   /** Its TTL entry as the restore wrote it. */
   ttl: LedgerEntry;
 }
-
-const keyOfChange = (c: LedgerEntryChange): LedgerKey => {
-  switch (c.type) {
-    case 0: return ledgerKeyOf(c.created.data);
-    case 1: return ledgerKeyOf(c.updated.data);
-    case 2: return c.removed;
-    case 3: return ledgerKeyOf(c.state.data);
-    case 4: return ledgerKeyOf(c.restored.data);
-  }
-};
 
 const sameEntry = (a: LedgerEntry, b: LedgerEntry): boolean =>
   Buffer.from(encodeLedgerEntry(a)).equals(encodeLedgerEntry(b));
@@ -48,7 +38,7 @@ export function withRestores(changes: LedgerEntryChange[], restores: readonly Re
   const listed = new Set<string>();
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i];
-    const id = keyId(keyOfChange(c));
+    const id = keyId(ledgerKeyOfChange(c));
     const restored = restoredValue.get(id);
     if (!restored) { out.push(c); continue; }
     listed.add(id);

@@ -4,7 +4,17 @@
 // transaction emitted as getEvents serves them. Every value comes from the node's own answers.
 import assert from 'node:assert/strict';
 import { Asset, Keypair, Operation, StrKey, xdr, type rpc, type Transaction } from '@stellar/stellar-sdk';
-import { PASSPHRASE, builder, submit } from './sdk.ts';
+import { PASSPHRASE, builder, server, submit } from './sdk.ts';
+import { startNodeProcess, type NodeProcess } from './nodeProcess.ts';
+
+/** The node a classic test file drives: instant close mode, the SDK's server on it, and the ledger its flows start after. */
+export interface ClassicNode { node: NodeProcess; s: rpc.Server; firstLedger: number }
+
+export async function startClassicNode(): Promise<ClassicNode> {
+  const node = await startNodeProcess({ args: ['--close-mode', 'instant', '--log-level', 'warn'] });
+  const s = server(node.url);
+  return { node, s, firstLedger: (await s.getLatestLedger()).sequence };
+}
 
 export const XLM = 10_000_000n;
 /** The network's base reserve in stroops (the standalone genesis header's). */

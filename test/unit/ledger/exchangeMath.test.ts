@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  INT64_MAX, Rounding, adjustOffer, bigDivide, checkPriceErrorBound, exchangeV10, offerLiabilities, priceGreater, priceGreaterOrEqual,
+  Rounding, adjustOffer, checkPriceErrorBound, exchangeV10, offerLiabilities, priceGreater, priceGreaterOrEqual,
 } from '../../../src/ledger/exchange/exchangeMath.ts';
+import { INT64_MAX, bigDivide } from '../../../src/ledger/numeric.ts';
 
 test('bigDivide rounds down or up and refuses results beyond int64', () => {
   assert.equal(bigDivide(7n, 3n, 2n, false), 10n);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { xdr } from '@stellar/stellar-sdk';
 import {
-  MemoryState, NETWORK_ID, XLM, accountEntry, accountId, credit, innerCode, muxed, runOp, trustLineEntry,
+  MemoryState, NETWORK_ID, XLM, accountEntry, accountId, credit, innerCode, runOp, trustLineEntry,
 } from './support.ts';
 import { accountAddress, transferEvent } from '../../../src/ledger/sacEvents.ts';
 import { accountLiabilities, trustLineLiabilities } from '../../../src/ledger/ops/accounts.ts';

@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { normalizeMeta, sortChanges } from '../../../src/replay/normalizeMeta.ts';
-import { keyOfChange } from '../../../src/replay/initialState.ts';
-import { keyId } from '../../../src/xdr/ledgerKeys.ts';
+import { keyId, ledgerKeyOfChange } from '../../../src/xdr/ledgerKeys.ts';
 import { cloneWire } from '../../../src/ledger/ledgerTxn.ts';
 import { XLM, accountEntry, accountId } from '../ops/support.ts';
 
@@ -77,10 +76,10 @@ test('within a key the order is STATE, CREATED, UPDATED, REMOVED, RESTORED (core
     { type: 0, created: a }, { type: 1, updated: a }, { type: 3, state: a },
   ];
   const sorted = sortChanges(changes);
-  const keys = sorted.map((c) => keyId(keyOfChange(c)));
+  const keys = sorted.map((c) => keyId(ledgerKeyOfChange(c)));
   const runs = keys.filter((k, i) => i === 0 || k !== keys[i - 1]);
   assert.equal(runs.length, new Set(keys).size, 'each key\'s changes together');
-  const typesOfA = sorted.filter((c) => keyId(keyOfChange(c)) === keyId(key(a))).map((c) => c.type);
+  const typesOfA = sorted.filter((c) => keyId(ledgerKeyOfChange(c)) === keyId(key(a))).map((c) => c.type);
   assert.deepEqual(typesOfA, [3, 0, 1, 2, 4]);
   assert.deepEqual(sortChanges(shuffled(changes, 99)), sorted);
 });

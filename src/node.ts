@@ -49,13 +49,14 @@ interface LedgerSide {
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath);
   checkNetwork(store, config);
-  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger);
-  const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
-  // simulateTransaction: the native host reads the same database (its own read-only connections).
+  // simulateTransaction (and the faucet's contract fundings): the native host reads the same
+  // database (its own read-only connections).
   const simulator = new Simulator({
     dbPath: config.dbPath, networkPassphrase: config.networkPassphrase,
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
+  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger, simulator);
+  const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   // the addon is asked for at the first relief, not at start
   const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
@@ -104,7 +105,7 @@ function checkNetwork(store: Store, config: Config): void {
   if (stored === undefined) store.setMetadata('networkPassphrase', config.networkPassphrase);
 }
 
-function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
+function standalone(store: Store, config: Config, logger: Logger, simulator: Simulator): LedgerSide {
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
     perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
@@ -118,7 +119,7 @@ function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
     onLedgerStored: publisher,
   });
   network.init();
-  const faucet = config.friendbot ? new Faucet(network, store, logger) : undefined;
+  const faucet = config.friendbot ? new Faucet(network, store, simulator, logger) : undefined;
   return {
     submitter: network,
     registerRoutes(app) {

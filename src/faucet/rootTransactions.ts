@@ -6,12 +6,12 @@ import type { StoredTransaction, Store } from '../store/types.ts';
 import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';
 import { frameOf } from '../ledger/transactionFrame.ts';
-import { rootSigner } from '../ledger/rootAccount.ts';
+import { rootSigner, type RootSigner } from '../ledger/rootAccount.ts';
 
 export class RootTransactions {
   private readonly network: StandaloneNetwork;
   private readonly store: Store;
-  private readonly root: ReturnType<typeof rootSigner>;
+  private readonly root: RootSigner;
 
   constructor(network: StandaloneNetwork, store: Store) {
     this.network = network;

@@ -6,7 +6,13 @@ import { RawJson } from '../rawJson.ts';
 import { arrayOf, object, optional } from './shared/schemas.ts';
 import type { Method } from './types.ts';
 
-const descriptor = { type: 'object', required: ['name', 'schema'] };
+/** An OpenRPC content descriptor: a param or a result, with its JSON schema. */
+const descriptor = object({
+  name: { type: 'string' },
+  description: optional({ type: 'string' }),
+  required: optional({ type: 'boolean' }),
+  schema: { type: 'object' },
+});
 
 /** rpc.discover over `served` and itself. */
 export function rpcDiscover(served: readonly Method[]): Method {
@@ -23,7 +29,7 @@ export function rpcDiscover(served: readonly Method[]): Method {
         name: 'OpenRPC document',
         schema: object({
           openrpc: { type: 'string', enum: ['1.3.2'] },
-          info: { type: 'object', required: ['title', 'version'] },
+          info: object({ title: { type: 'string' }, version: { type: 'string' }, description: optional({ type: 'string' }) }),
           methods: arrayOf(object({
             name: { type: 'string' },
             summary: optional({ type: 'string' }),

@@ -133,7 +133,7 @@ function compareParams(method: string, ref: ContentDescriptor[], ours: ContentDe
 
 function compareResult(method: string, ref: ContentDescriptor, ours: ContentDescriptor): Finding[] {
   const w = new Walker(method, 'result');
-  w.schema('', ref.schema, base64Form(ours.schema));
+  w.schema('', base64Form(ref.schema), base64Form(ours.schema));
   return w.findings;
 }
 

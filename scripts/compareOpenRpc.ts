@@ -1,7 +1,7 @@
 // Compares the reference's published OpenRPC document (stellar-docs' static/stellar-rpc.openrpc.json,
 // which this repository does not hold) with ours, built from the method definitions (no server):
 //
-//   node scripts/compareOpenRpc.ts path/to/stellar-rpc.openrpc.json
+//   npm run compare-openrpc -- path/to/stellar-rpc.openrpc.json   (node scripts/compareOpenRpc.ts ...)
 //
 // Prints, per method, each difference in params and result members (names, JSON types, required
 // members, enums), marked DIFFERS, allowed (listed in src/rpc/openrpc/knownDifferences.ts, with the

@@ -7,7 +7,7 @@
 // getTransaction already sees it.
 import { StrKey } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
-import type { Store } from '../store/types.ts';
+import type { Store, StoredTransaction } from '../store/types.ts';
 import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
 import type { Simulator } from '../host/simulator.ts';
 import { nativeAvailable } from '../host/native.ts';
@@ -116,7 +116,7 @@ export class Faucet {
     for (const r of fresh) r.resolve(stored.successful ? { status: 200, body } : badRequest(`funding transaction failed (${body.result_xdr})`));
   }
 
-  private createAccounts(accounts: AccountId[]) {
+  private createAccounts(accounts: AccountId[]): Promise<StoredTransaction> {
     return this.root.submit(this.root.transaction(BASE_FEE * accounts.length, accounts.map((destination) => ({
       sourceAccount: null,
       body: { type: 0, createAccountOp: { destination, startingBalance: STARTING_BALANCE } },

@@ -9,6 +9,26 @@ export interface LedgerRow {
   meta: Uint8Array;            // LedgerCloseMeta XDR
 }
 
+/**
+ * Ledgers older than the store keeps, read from elsewhere (a SEP-54 datastore): what getLedgers
+ * serves beyond the retention window. Read-only, and slow next to the store (files over the network).
+ */
+export interface LedgerArchive {
+  /** For errors and logs: "datastore /data/ledgers". */
+  readonly description: string;
+  /**
+   * The oldest ledger it holds, or undefined when that is not known now (the archive cannot be
+   * read, or holds nothing): then only the store's ledgers are served. `near` is a ledger likely
+   * held (where a search may start). Resolves undefined once `signal` fires.
+   */
+  firstLedger(near: number, signal: AbortSignal): Promise<number | undefined>;
+  /**
+   * Ledgers `from` .. `from + count - 1`, in order, as the store would give them; rejects when any
+   * of them cannot be read, and with the signal's reason once `signal` fires.
+   */
+  ledgers(from: number, count: number, signal: AbortSignal): Promise<LedgerRow[]>;
+}
+
 export interface TransactionEvents {
   transactionEventsXdr: string[];
   contractEventsXdr: string[][];

@@ -82,8 +82,10 @@ export const getLedgers: Method = {
     const archive = ctx.ledgerArchive;
     // the archive is asked only when the store cannot answer alone: its first ledger may take a lookup
     if (!archive || !startsOutside(req, range)) return ledgersPage(req, range, range, ctx, call);
-    return archive.firstLedger(range.oldest.sequence, call.signal)
-      .then((first) => ledgersPage(req, range, availableLedgers(range, first), ctx, call));
+    return archive.firstLedger(range.oldest.sequence, call.signal).then((first) => {
+      if (call.signal.aborted) throw call.signal.reason;
+      return ledgersPage(req, range, availableLedgers(range, first), ctx, call);
+    });
   },
 };
 

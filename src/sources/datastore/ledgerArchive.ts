@@ -59,11 +59,12 @@ export class DatastoreLedgerArchive implements LedgerArchive {
     for (let ledger = from; ledger <= last; ledger = fileRange(ledger, ledgersPerBatch).end + 1) {
       files.push(this.file(fileRange(ledger, ledgersPerBatch).start, signal));
     }
-    const fetched = await untilAborted(Promise.all(files), signal);
+    const fetched = await untilAborted(Promise.allSettled(files), signal);
     if (fetched === undefined) throw signal.reason;
     const rows: LedgerRow[] = [];
-    for (const raw of fetched.flat()) {
-      if (raw.sequence >= from && raw.sequence <= last) rows.push(this.rowOf(raw));
+    for (const file of fetched) {
+      if (file.status === 'rejected') throw file.reason; // the first failure in ledger order, whichever came first
+      for (const raw of file.value) if (raw.sequence >= from && raw.sequence <= last) rows.push(this.rowOf(raw));
     }
     if (rows.length !== count) throw new Error(`${this.description}: ledgers ${from}-${last} are not all there`);
     return rows;

@@ -1,4 +1,5 @@
-// What ingestion writes and what the RPC methods read. Methods depend only on StoreReader.
+// What ingestion writes and what the RPC methods read. Methods depend only on StoreReader (and
+// getLedgers, beyond the retention window, on LedgerArchive).
 
 export interface LedgerRow {
   sequence: number;

@@ -18,9 +18,10 @@ export interface LedgerArchive {
   /** For errors and logs: "datastore /data/ledgers". */
   readonly description: string;
   /**
-   * The oldest ledger it holds, or undefined when that is not known now (the archive cannot be
-   * read, or holds nothing): then only the store's ledgers are served. `near` is a ledger likely
-   * held (where a search may start). Resolves undefined once `signal` fires.
+   * The oldest ledger it holds, or undefined when it holds none: then only the store's ledgers are
+   * served. An archive that cannot tell (it cannot be read now) answers ledger 2, as the reference
+   * assumes, so that requests reach it and report its failure. `near` is a ledger likely held (where
+   * a search may start). Resolves undefined once `signal` fires.
    */
   firstLedger(near: number, signal: AbortSignal): Promise<number | undefined>;
   /**

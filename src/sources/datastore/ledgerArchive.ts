@@ -13,6 +13,9 @@ import { Semaphore } from '../../work/semaphore.ts';
 import { fileRange } from './objectKeys.ts';
 import type { DatastoreSource } from './datastoreSource.ts';
 
+/** The first ledger with close meta (genesis is created, not closed): what a whole datastore starts at. */
+const ASSUMED_FIRST_LEDGER = 2;
+
 export interface DatastoreArchiveOptions {
   /** Files being fetched at once, all requests together. Default 8. */
   fetchConcurrency?: number;
@@ -72,13 +75,18 @@ export class DatastoreLedgerArchive implements LedgerArchive {
 
   private async lookUpFirst(near: number): Promise<number | undefined> {
     let value: number | undefined;
+    let found = false;
     try {
       value = await this.source.earliest(near);
-      if (value === undefined) this.logger?.warn({ datastore: this.description }, 'the datastore holds no ledger yet');
+      found = value !== undefined;
+      if (!found) this.logger?.warn({ datastore: this.description }, 'the datastore holds no ledger yet');
     } catch (e) {
-      this.logger?.error({ err: e, datastore: this.description }, 'cannot tell the datastore\'s first ledger; serving the retention window only');
+      // Assumed whole, as the reference always assumes: requests then reach the datastore, and its
+      // failure is what they answer (-32603), not a range that hides it.
+      value = ASSUMED_FIRST_LEDGER;
+      this.logger?.error({ err: e, datastore: this.description }, 'cannot tell the datastore\'s first ledger');
     }
-    this.first = { value, until: Date.now() + (value === undefined ? this.firstTtlMs / 10 : this.firstTtlMs) };
+    this.first = { value, until: Date.now() + (found ? this.firstTtlMs : this.firstTtlMs / 10) };
     return value;
   }
 

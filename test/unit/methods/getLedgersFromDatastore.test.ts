@@ -146,20 +146,43 @@ test('without the archive the same store serves its window only, as the referenc
   assert.deepEqual(sequences(await call(getLedgers, { startLedger: WINDOW_START, pagination: { limit: 2 } }, windowOnly)), [WINDOW_START, WINDOW_START + 1]);
 });
 
-test('an empty datastore, or one that cannot be read: the window only, then its errors', async (t) => {
+test('an empty datastore adds nothing: the window only', async () => {
   const empty = join(dir, 'empty');
   writeDatastore(empty, []);
   const tail = `the oldest ledger: ${WINDOW_START} and the latest ledger: ${LAST_LEDGER} for this rpc instance`;
-  for (const location of [empty, join(dir, 'nowhere')]) {
-    const c = { ...contextFor(windowStore.store), ledgerArchive: archiveOver(location) };
-    await assertRpcError(getLedgers, { startLedger: FIRST_LEDGER }, c, -32600, `start ledger (${FIRST_LEDGER}) must be between ${tail}`);
-    assert.deepEqual(sequences(await call(getLedgers, { startLedger: WINDOW_START, pagination: { limit: 1 } }, c)), [WINDOW_START]);
-  }
-  t.diagnostic('a datastore of another network is not used either');
+  const c = { ...contextFor(windowStore.store), ledgerArchive: archiveOver(empty) };
+  await assertRpcError(getLedgers, { startLedger: FIRST_LEDGER }, c, -32600, `start ledger (${FIRST_LEDGER}) must be between ${tail}`);
+  assert.deepEqual(sequences(await call(getLedgers, { startLedger: WINDOW_START, pagination: { limit: 1 } }, c)), [WINDOW_START]);
+});
+
+test('a datastore that cannot be read is taken as whole, as the reference does, and its failure is the answer', async () => {
   const other = join(dir, 'other');
   new DatastoreWriter(other, { networkPassphrase: 'Test SDF Network ; September 2015' }).write({ sequence: FIRST_LEDGER, bytes: ledgerBytes(FIRST_LEDGER) });
-  const c = { ...contextFor(windowStore.store), ledgerArchive: archiveOver(other) };
-  await assertRpcError(getLedgers, { startLedger: FIRST_LEDGER }, c, -32600, `start ledger (${FIRST_LEDGER}) must be between ${tail}`);
+  const failing = createServer((req, res) => {
+    if (req.url === '/.config.json') res.end(JSON.stringify({ networkPassphrase: PUBNET_PASSPHRASE, version: '1.0', compression: 'zstd', ledgersPerBatch: 1, batchesPerPartition: 64000 }));
+    else { res.writeHead(500); res.end(); }
+  });
+  await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(failing.address() as { port: number }).port}/`;
+  try {
+    for (const [location, why] of [
+      [join(dir, 'nowhere'), 'no \\.config\\.json at its root'],
+      [other, 'the datastore is for network "Test SDF Network ; September 2015"'],
+      [url, 'HTTP 500'],
+    ]) {
+      const archive = new DatastoreLedgerArchive(openDatastoreSource(location, { networkPassphrase: PUBNET_PASSPHRASE, http: { retries: 0 } }));
+      const c = { ...contextFor(windowStore.store), ledgerArchive: archive };
+      const e = await callError(getLedgers, { startLedger: FIRST_LEDGER }, c);
+      assert.equal(e.code, -32603, location);
+      assert.match(e.message, new RegExp(`^error fetching ledgers from datastore: .*${why}`));
+      await assertRpcError(getLedgers, { startLedger: 1 }, c, -32600,
+        `start ledger (1) must be between the oldest ledger: 2 and the latest ledger: ${LAST_LEDGER} for this rpc instance`);
+      assert.deepEqual(sequences(await call(getLedgers, { startLedger: WINDOW_START, pagination: { limit: 1 } }, c)), [WINDOW_START], 'the window is still served');
+    }
+  } finally {
+    failing.closeAllConnections();
+    failing.close();
+  }
 });
 
 test('a ledger missing from the datastore, or a corrupt file, is -32603 "error fetching ledgers from datastore"', async () => {

@@ -214,7 +214,9 @@ export class DatastoreSource implements LedgerSource {
     const maxIndex = Math.floor(MAX_UINT32 / perFile);
 
     let anchor: number | undefined;
-    for (const ledger of [near, this.lastSeen, this.knownLedger, FIRST_LEDGER]) {
+    // a datastore holding ledger 2 starts there: one request instead of a search down from elsewhere
+    const anchors = [near, this.lastSeen, this.knownLedger];
+    for (const ledger of which === 'oldest' ? [FIRST_LEDGER, ...anchors] : [...anchors, FIRST_LEDGER]) {
       if (ledger !== undefined && await present(Math.floor(ledger / perFile))) { anchor = Math.floor(ledger / perFile); break; }
     }
     if (anchor === undefined) return undefined;

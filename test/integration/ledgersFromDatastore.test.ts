@@ -37,6 +37,34 @@ test('a node asked to serve ledgers from a datastore it does not have refuses to
     /--serve-ledgers-from-datastore needs a datastore: --datastore, a --network with a public data lake, or on the standalone network --publish-datastore/);
 });
 
+test('a standalone node with a short window serves the older ledgers from the datastore it publishes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-own-ds-'));
+  const node = await startNodeProcess({ args: [
+    '--ledger-close-interval', '50ms', '--log-level', 'warn', '--history-retention-window', '8',
+    '--publish-datastore', join(dir, 'datastore'), '--serve-ledgers-from-datastore',
+  ] });
+  try {
+    await waitFor('the window to move past ledger 40', async () => (await oldestStored(node)) > 40);
+    const target = await latest(node);
+    const seen: number[] = [];
+    let previousHash: string | undefined;
+    let page = await getLedgers(node, { startLedger: 2, pagination: { limit: 5 } });
+    for (;;) {
+      assert.equal(page.oldestLedger, page.latestLedger - 7, 'oldestLedger is the store\'s');
+      for (const l of page.ledgers) {
+        if (previousHash !== undefined) assert.equal(previousHashOf(l.headerXdr), previousHash, `ledger ${l.sequence} chains onto the one before`);
+        previousHash = l.hash;
+        seen.push(l.sequence);
+      }
+      if (Number(page.cursor) >= target) break;
+      page = await getLedgers(node, { pagination: { cursor: page.cursor, limit: 5 } });
+    }
+    assert.deepEqual(seen.slice(0, target - 1), Array.from({ length: target - 1 }, (_, i) => i + 2), 'ledgers 2..latest from the datastore, then the store');
+  } finally {
+    await node.stop();
+  }
+});
+
 test('B pages from ledger 2 to the latest through A\'s datastore and its own window, and without the flag keeps to its window', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-ledgers-ds-'));
   const a = await startA(dir);

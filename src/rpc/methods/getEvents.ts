@@ -30,6 +30,10 @@ import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import { Page } from './shared/page.ts';
 import { xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+import {
+  arrayOf, contractIdOrEmpty, hexHash, ledgerSequence, object, optional, uint32, unixTimeString, xdrList, xdrValue,
+} from './shared/schemas.ts';
+import type { JsonSchema } from './types.ts';
 
 /** The most ledgers one request scans (the reference's LedgerScanLimit). */
 export const LEDGER_SCAN_LIMIT = 10_000;
@@ -44,6 +48,22 @@ const positionOf = (e: StoredEvent): EventPosition => ({ ledger: e.ledger, tx: e
 export function rfc3339(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** The schema of one EventInfo (rpc.discover). */
+export const eventInfoSchema: JsonSchema = object({
+  type: { type: 'string', enum: ['contract', 'system'] },
+  ledger: ledgerSequence,
+  ledgerClosedAt: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$', description: 'RFC 3339, UTC' },
+  contractId: contractIdOrEmpty,
+  id: { type: 'string', pattern: '^\\d{19}-\\d{10}$' },
+  pagingToken: optional({ type: 'string', pattern: '^\\d{19}-\\d{10}$', description: 'lumen-rpc extension: the event id again, for older clients' }),
+  operationIndex: uint32,
+  transactionIndex: uint32,
+  txHash: hexHash,
+  inSuccessfulContractCall: { type: 'boolean', deprecated: true },
+  topic: xdrList('ScVal', 'topicJson'),
+  value: xdrValue('ScVal', 'valueJson'),
+});
 
 /** One EventInfo, fields in the reference's order. */
 function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, string>): Record<string, unknown> {
@@ -83,6 +103,22 @@ function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, s
 export const getEvents: Method = {
   name: 'getEvents',
   paramsSchema: getEventsParamsSchema,
+  doc: {
+    summary: 'Contract and system events, filtered, a page at a time',
+    description: 'Scans at most 10,000 ledgers per call from startLedger (or after the cursor). A page that is '
+      + 'not full ends with the cursor of the end of the scanned window: keep paging from it.',
+    result: {
+      name: 'getEventsResult',
+      schema: object({
+        events: arrayOf(eventInfoSchema),
+        cursor: { type: 'string', pattern: '^\\d{19}-\\d{10}$' },
+        latestLedger: ledgerSequence,
+        oldestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+        oldestLedgerCloseTime: unixTimeString,
+      }),
+    },
+  },
   chargesBudget: true,
   handler(params, ctx, call) {
     const req = readEventsRequest(params, ctx.config.maxEventsLimit);

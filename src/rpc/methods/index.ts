@@ -10,10 +10,11 @@ import { getNetwork } from './getNetwork.ts';
 import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
+import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
 
-export const methods: Method[] = [
+const served: Method[] = [
   getHealth,
   getNetwork,
   getVersionInfo,
@@ -27,3 +28,5 @@ export const methods: Method[] = [
   getFeeStats,
   getEvents,
 ];
+
+export const methods: Method[] = [...served, rpcDiscover(served)];

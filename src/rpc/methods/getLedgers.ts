@@ -90,7 +90,9 @@ export const getLedgers: Method = {
   doc: {
     summary: 'A page of ledgers: headers and close metas',
     description: 'From startLedger, or from the ledger after pagination.cursor, up to pagination.limit ledgers '
-      + '(default 50, at most 200); a page may end early to fit --max-response-body-bytes.',
+      + '(default 50, at most 200); a page may end early to fit --max-response-body-bytes. With '
+      + '--serve-ledgers-from-datastore a page may start before the retention window, down to the datastore\'s '
+      + 'first ledger, and run on into the stored ledgers; oldestLedger still describes the stored window.',
     result: {
       name: 'getLedgersResult',
       schema: object({

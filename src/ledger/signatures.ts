@@ -94,22 +94,27 @@ export class SignatureChecker {
   check(signers: xdr.SignerWire[], needed: number): boolean {
     let total = 0;
     const add = (weight: number): boolean => { total += Math.min(weight, 255); return total >= needed; };
-    // pre-authorized transaction signers need no signature: the hash is the proof
+    const ed25519: xdr.SignerWire[] = [], hashX: xdr.SignerWire[] = [], signedPayload: xdr.SignerWire[] = [];
     for (const s of signers) {
-      if (s.key.type === 1 && bytesEqual(s.key.preAuthTx, this.txHash) && add(s.weight)) return true;
+      switch (s.key.type) {
+        case 0: ed25519.push(s); break;
+        // pre-authorized transaction signers need no signature: the hash is the proof
+        case 1: if (bytesEqual(s.key.preAuthTx, this.txHash) && add(s.weight)) return true; break;
+        case 2: hashX.push(s); break;
+        case 3: signedPayload.push(s); break;
+      }
     }
-    const ofType = (type: number) => signers.filter((s) => s.key.type === type);
-    if (this.matchAll(ofType(2), add)) return true;
-    if (this.matchAll(ofType(0), add)) return true;
+    if (this.matchAll(hashX, add)) return true;
+    if (this.matchAll(ed25519, add)) return true;
     if (this.overBudget) return false;
-    return this.matchAll(ofType(3), add);
+    return this.matchAll(signedPayload, add);
   }
 
   allUsed(): boolean { return this.used.every(Boolean); }
 
   /** Each signature against the unmatched signers of one kind; true once `add` reaches the threshold. */
   private matchAll(signers: xdr.SignerWire[], add: (weight: number) => boolean): boolean {
-    for (let i = 0; i < this.signatures.length; i++) {
+    for (let i = 0; i < this.signatures.length && signers.length > 0; i++) {
       const j = signers.findIndex((s) => this.verifies(this.signatures[i], s.key));
       if (j < 0) continue;
       this.used[i] = true;

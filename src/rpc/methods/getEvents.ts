@@ -24,12 +24,9 @@ import { comparePositions as compare, formatEventId, maxPositionOf } from '../..
 import { toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';
-import { EventRenderer, fillEventPage, ledgerStart, positionOf } from './shared/eventPage.ts';
+import { EventRenderer, fillEventPage, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from './shared/eventPage.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import { Page } from './shared/page.ts';
-
-/** The most ledgers one request scans (the reference's LedgerScanLimit). */
-export const LEDGER_SCAN_LIMIT = 10_000;
 
 export const getEvents: Method = {
   name: 'getEvents',

@@ -10,6 +10,7 @@ import { getNetwork } from './getNetwork.ts';
 import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
+import { queryEvents } from './queryEvents.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
 
@@ -26,4 +27,5 @@ export const methods: Method[] = [
   simulateTransaction,
   getFeeStats,
   getEvents,
+  queryEvents,
 ];

@@ -8,6 +8,9 @@ import { toBase64, toHex } from '../../../xdr/codec.ts';
 import type { Page } from './page.ts';
 import { xdrJson, type XdrFormat } from './xdrFormat.ts';
 
+/** The most ledgers one request scans (the reference's LedgerScanLimit; queryEvents' too). */
+export const LEDGER_SCAN_LIMIT = 10_000;
+
 /** Events read from storage at a time. */
 const READ_CHUNK = 100;
 

@@ -116,7 +116,11 @@ function base64ErrorOffset(s: string): number {
 export function scValFromBase64(text: string): Uint8Array | string {
   const bad = base64ErrorOffset(text);
   if (bad >= 0) return `illegal base64 data at input byte ${bad}`;
-  const bytes = new Uint8Array(Buffer.from(text.replace(/[\r\n]/g, ''), 'base64'));
+  return canonicalScVal(new Uint8Array(Buffer.from(text.replace(/[\r\n]/g, ''), 'base64')));
+}
+
+/** The canonical form of ScVal XDR bytes (all of them one ScVal), or why they are not one. */
+export function canonicalScVal(bytes: Uint8Array): Uint8Array | string {
   let end: number;
   try {
     end = skipScVal(bytes, 0);

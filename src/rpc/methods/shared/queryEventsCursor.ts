@@ -10,14 +10,15 @@
 //   terms u8, each: field u8 (0 type, 1 contractId, 2 + p topic p) and its value (type u8; contract
 //     id 32 bytes; topic u32 length + ScVal XDR),
 //   filters u16, each: u8 count + that many term indexes (one term per field),
-//   the first 4 bytes of the SHA-256 of all of the above.
-// Decoding is strict: a cursor that is not exactly what encoding produces is malformed (the
-// checksum catches edits and truncation; every value is checked as a request's would be).
-import { createHash } from 'node:crypto';
+//   the CRC-32 of all of the above.
+// Decoding is strict: the checksum catches edits and truncation, and every value is checked as a
+// request's would be, so a cursor is either what the encoder wrote or malformed. (A checksum, not a
+// signature: a cursor forged with a valid one can only ask what a request could.)
+import { crc32 } from 'node:zlib';
+import { xdr } from '@stellar/stellar-sdk';
 import type { EventPosition } from '../../../store/types.ts';
-import { comparePositions, OP_MASK, TX_MASK } from '../../../ingest/events.ts';
+import { comparePositions, OP_MASK, skipScVal, TX_MASK } from '../../../ingest/events.ts';
 import { toHex } from '../../../xdr/codec.ts';
-import { canonicalScVal } from './eventsRequest.ts';
 import { ledgerStart } from './eventPage.ts';
 import { FIRST_LEDGER, TOPIC_POSITIONS, type EventsQuery, type QueryFilter } from './queryEventsRequest.ts';
 
@@ -96,7 +97,22 @@ export function encodeCursor({ query, position }: CursorState): string {
   return PREFIX + Buffer.concat([body, checksum(body)]).toString('base64url');
 }
 
-const checksum = (body: Uint8Array): Buffer => createHash('sha256').update(body).digest().subarray(0, CHECK_BYTES);
+function checksum(body: Uint8Array): Buffer {
+  const b = Buffer.alloc(CHECK_BYTES);
+  b.writeUInt32BE(crc32(body));
+  return b;
+}
+
+/** Whether the bytes are exactly one ScVal (its structure, then its union arms through the SDK's decoder). */
+function isScVal(b: Uint8Array): boolean {
+  try {
+    if (skipScVal(b, 0) !== b.length) return false;
+    xdr.ScVal.schema.decode(b);
+    return true;
+  } catch {
+    return false; // EventXdrError from the first, the SDK's own errors from the second
+  }
+}
 
 class Malformed extends Error {}
 
@@ -162,8 +178,7 @@ function decode(text: string): CursorState {
       terms.push({ field, value: r.bytes(32) });
     } else if (field < FIELD_TOPIC0 + TOPIC_POSITIONS) {
       const value = r.bytes(r.u32());
-      const canonical = canonicalScVal(value);
-      if (typeof canonical === 'string' || !Buffer.from(canonical).equals(value)) throw new Malformed('bad topic value');
+      if (!isScVal(value)) throw new Malformed('bad topic value');
       terms.push({ field, value });
     } else {
       throw new Malformed('unknown filter field');

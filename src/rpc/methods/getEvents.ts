@@ -24,13 +24,30 @@ import { comparePositions as compare, formatEventId, maxPositionOf } from '../..
 import { toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';
-import { EventRenderer, fillEventPage, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from './shared/eventPage.ts';
+import { EventRenderer, eventInfoSchema, fillEventPage, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from './shared/eventPage.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import { Page } from './shared/page.ts';
+import { arrayOf, ledgerSequence, object, unixTimeString } from './shared/schemas.ts';
 
 export const getEvents: Method = {
   name: 'getEvents',
   paramsSchema: getEventsParamsSchema,
+  doc: {
+    summary: 'Contract and system events, filtered, a page at a time',
+    description: 'Scans at most 10,000 ledgers per call from startLedger (or after the cursor). A page that is '
+      + 'not full ends with the cursor of the end of the scanned window: keep paging from it.',
+    result: {
+      name: 'getEventsResult',
+      schema: object({
+        events: arrayOf(eventInfoSchema(true)),
+        cursor: { type: 'string', pattern: '^\\d{19}-\\d{10}$' },
+        latestLedger: ledgerSequence,
+        oldestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+        oldestLedgerCloseTime: unixTimeString,
+      }),
+    },
+  },
   chargesBudget: true,
   handler(params, ctx, call) {
     const req = readEventsRequest(params, ctx.config.maxEventsLimit);

@@ -17,6 +17,18 @@ import {
   pageLimit, paginatedParamsSchema, readPaginatedRequest, validatePaginatedRequest,
 } from './shared/pagination.ts';
 import { formatOf, type XdrFormat } from './shared/xdrFormat.ts';
+import {
+  arrayOf, hexHash, ledgerSequence, object, unixTime, unixTimeString, xdrValue,
+} from './shared/schemas.ts';
+
+/** One LedgerInfo. Under xdrFormat "json" the XDR members stay, empty, beside the JSON ones. */
+const ledgerInfoSchema = object({
+  hash: hexHash,
+  sequence: ledgerSequence,
+  ledgerCloseTime: unixTimeString,
+  headerXdr: xdrValue('LedgerHeaderHistoryEntry', { name: 'headerJson', keepAs: { type: 'string', maxLength: 0 } }),
+  metadataXdr: xdrValue('LedgerCloseMeta', { name: 'metadataJson', keepAs: { type: 'string', maxLength: 0 } }),
+});
 
 /** Ledgers read from storage at a time (a pubnet ledger's meta is over a megabyte). */
 const READ_CHUNK = 4;
@@ -52,6 +64,22 @@ async function ledgerInfo(row: LedgerRow, format: XdrFormat, ctx: MethodContext)
 export const getLedgers: Method = {
   name: 'getLedgers',
   paramsSchema: paginatedParamsSchema,
+  doc: {
+    summary: 'A page of ledgers: headers and close metas',
+    description: 'From startLedger, or from the ledger after pagination.cursor, up to pagination.limit ledgers '
+      + '(default 50, at most 200); a page may end early to fit --max-response-body-bytes.',
+    result: {
+      name: 'getLedgersResult',
+      schema: object({
+        ledgers: arrayOf(ledgerInfoSchema),
+        latestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTime,
+        oldestLedger: ledgerSequence,
+        oldestLedgerCloseTime: unixTime,
+        cursor: { type: 'string', description: 'the sequence of the page\'s last ledger' },
+      }),
+    },
+  },
   chargesBudget: true,
   handler(params, ctx, call) {
     const { maxLedgersLimit, defaultLedgersLimit } = ctx.config;

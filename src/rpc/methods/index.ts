@@ -11,10 +11,11 @@ import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
 import { queryEvents } from './queryEvents.ts';
+import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
 
-export const methods: Method[] = [
+const served: Method[] = [
   getHealth,
   getNetwork,
   getVersionInfo,
@@ -29,3 +30,5 @@ export const methods: Method[] = [
   getEvents,
   queryEvents,
 ];
+
+export const methods: Method[] = [...served, rpcDiscover(served)];

@@ -7,18 +7,42 @@
 // scans and how it ends (scanStatus, scannedLedger): shared/queryEventsScan.ts. Events are read and
 // rendered as getEvents' are (shared/eventPage.ts), without `inSuccessfulContractCall`.
 import type { Method } from './types.ts';
-import { EventRenderer, fillEventPage, positionOf } from './shared/eventPage.ts';
+import { EventRenderer, eventInfoSchema, fillEventPage, positionOf } from './shared/eventPage.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import { Page } from './shared/page.ts';
 import {
-  cursorMalformed, filterSpec, invalidQuery, ledgerOutOfRange, queryEventsParamsSchema, readQueryEventsRequest,
+  cursorMalformed, filterSpec, invalidQuery, ledgerOutOfRange, MAX_FILTERS, MAX_LIMIT, queryEventsParamsSchema, readQueryEventsRequest,
 } from './shared/queryEventsRequest.ts';
 import { decodeCursor, encodeCursor, type CursorState } from './shared/queryEventsCursor.ts';
-import { planScan, startQuery, type ScanEnd } from './shared/queryEventsScan.ts';
+import { planScan, SCAN_STATUSES, startQuery, type ScanEnd } from './shared/queryEventsScan.ts';
+import { arrayOf, ledgerSequence, object, optional } from './shared/schemas.ts';
 
 export const queryEvents: Method = {
   name: 'queryEvents',
   paramsSchema: queryEventsParamsSchema,
+  doc: {
+    summary: 'Events of a ledger range, ascending or descending, with cursors that do not expire',
+    description: 'The reference archive node\'s beta method, over the ledgers this node stores. A page scans at most '
+      + '10,000 ledgers and may be empty: scanStatus says whether to send the cursor now (HAS_MORE), later '
+      + '(WAITING_FOR_LEDGERS), or not (OLDEST_REACHED, COMPLETE). Errors are -32602 with error.data.reason '
+      + '(invalid_params, ledger_out_of_range, cursor_malformed).',
+    params: {
+      order: { schema: { enum: ['asc', 'desc'] } },
+      filters: { schema: { minItems: 1, maxItems: MAX_FILTERS } },
+      limit: { schema: { minimum: 1, maximum: MAX_LIMIT } },
+    },
+    result: {
+      name: 'queryEventsResult',
+      schema: object({
+        events: arrayOf(eventInfoSchema(false)),
+        cursor: optional({ type: 'string', pattern: '^qe1_[A-Za-z0-9_-]+$', description: 'absent once the scan is COMPLETE' }),
+        scanStatus: { type: 'string', enum: [...SCAN_STATUSES] },
+        scannedLedger: { type: 'integer', minimum: 0, description: 'the last ledger fully scanned, in the scan\'s direction' },
+        oldestLedger: ledgerSequence,
+        latestLedger: ledgerSequence,
+      }),
+    },
+  },
   chargesBudget: true,
   invalidParams: (detail) => invalidQuery(`invalid parameters: ${detail}`),
   handler(params, ctx, call) {

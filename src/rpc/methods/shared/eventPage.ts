@@ -7,6 +7,8 @@ import { CONTRACT_EVENT_TYPE_NAMES, comparePositions, formatEventId, parseContra
 import { toBase64, toHex } from '../../../xdr/codec.ts';
 import type { Page } from './page.ts';
 import { xdrJson, type XdrFormat } from './xdrFormat.ts';
+import { contractIdOrEmpty, hexHash, ledgerSequence, object, uint32, xdrList, xdrValue } from './schemas.ts';
+import type { JsonSchema } from '../types.ts';
 
 /** The most ledgers one request scans (the reference's LedgerScanLimit; queryEvents' too). */
 export const LEDGER_SCAN_LIMIT = 10_000;
@@ -21,6 +23,26 @@ export const positionOf = (e: StoredEvent): EventPosition => ({ ledger: e.ledger
 /** Go's time.Unix(t, 0).UTC().Format(time.RFC3339). */
 export function rfc3339(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const EVENT_ID: JsonSchema = { type: 'string', pattern: '^\\d{19}-\\d{10}$' };
+
+/** The schema of one EventInfo as EventRenderer writes it (rpc.discover). */
+export function eventInfoSchema(withSuccess: boolean): JsonSchema {
+  return object({
+    type: { type: 'string', enum: ['contract', 'system'] },
+    ledger: ledgerSequence,
+    ledgerClosedAt: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$', description: 'RFC 3339, UTC' },
+    contractId: contractIdOrEmpty,
+    id: EVENT_ID,
+    pagingToken: { ...EVENT_ID, description: 'lumen-rpc extension: the event id again, for older clients' },
+    operationIndex: uint32,
+    transactionIndex: uint32,
+    txHash: hexHash,
+    ...(withSuccess ? { inSuccessfulContractCall: { type: 'boolean', deprecated: true } } : {}),
+    topic: xdrList('ScVal', 'topicJson'),
+    value: xdrValue('ScVal', 'valueJson'),
+  });
 }
 
 /** Renders stored events as EventInfo JSON; remembers the strkeys of the contract ids it met. */

@@ -15,6 +15,7 @@ import { EventXdrError, MAX_UINT32, skipScVal } from '../../../ingest/events.ts'
 import { GoNumError, goHexDecode, parseGoInt64, parseGoUint } from './go.ts';
 import { toidDecode } from './toid.ts';
 import { xdrFormatError, formatOf, type XdrFormat } from './xdrFormat.ts';
+import { xdrFormatParam } from './schemas.ts';
 
 export const MAX_FILTERS = 5;
 export const MAX_CONTRACT_IDS = 5;
@@ -27,33 +28,41 @@ export const EVENT_TYPES: Readonly<Record<string, number>> = { system: 0, contra
 
 const uint32 = { type: 'integer', minimum: 0, maximum: 0xffffffff } as const;
 
+const ORDER = { type: 'string', description: 'lumen-rpc extension: "asc" (default) or "desc", newest first' } as const;
+
 export const getEventsParamsSchema = {
   type: 'object',
   properties: {
-    startLedger: uint32,
-    endLedger: uint32,
+    startLedger: { ...uint32, description: 'first ledger to scan (required unless paging with a cursor or txHash)' },
+    endLedger: { ...uint32, description: 'ledger to stop before (exclusive)' },
     filters: {
       type: 'array',
+      description: `up to ${MAX_FILTERS} filters; an event matching any of them is returned`,
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string' },
-          contractIds: { type: 'array', items: { type: 'string' } },
-          topics: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+          type: { type: 'string', description: '"system", "contract" or both, comma-separated' },
+          contractIds: { type: 'array', items: { type: 'string' }, description: `up to ${MAX_CONTRACT_IDS} contract strkeys` },
+          topics: {
+            type: 'array',
+            description: `up to ${MAX_TOPICS} topic patterns, each 1 to ${MAX_SEGMENTS} segments: a base64 ScVal, "*" `
+              + '(any one) or, last, "**" (any number)',
+            items: { type: 'array', items: { type: 'string' } },
+          },
         },
       },
     },
     pagination: {
       type: 'object',
       properties: {
-        cursor: { type: 'string' },
-        limit: { type: 'integer', minimum: 0 },
-        order: { type: 'string' },
+        cursor: { type: 'string', description: 'an event id or the `cursor` of a previous page; excludes startLedger and endLedger' },
+        limit: { type: 'integer', minimum: 0, description: 'events per page (0: the default)' },
+        order: ORDER,
       },
     },
-    xdrFormat: { type: 'string' },
-    order: { type: 'string' },
-    txHash: { type: 'string' },
+    xdrFormat: xdrFormatParam,
+    order: ORDER,
+    txHash: { type: 'string', description: 'lumen-rpc extension: only the events of this transaction (hex hash)' },
   },
 } as const;
 

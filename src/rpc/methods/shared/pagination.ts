@@ -3,6 +3,7 @@
 import { invalidRequest } from '../../errors.ts';
 import type { LedgerRange } from '../../../store/types.ts';
 import { xdrFormatError } from './xdrFormat.ts';
+import { xdrFormatParam } from './schemas.ts';
 
 export interface PaginationParams {
   cursor?: string;
@@ -12,8 +13,8 @@ export interface PaginationParams {
 export const paginationSchema = {
   type: 'object',
   properties: {
-    cursor: { type: 'string' },
-    limit: { type: 'integer', minimum: 0 },
+    cursor: { type: 'string', description: 'the `cursor` of the previous page; excludes startLedger' },
+    limit: { type: 'integer', minimum: 0, description: 'items per page (0: the default)' },
   },
 } as const;
 
@@ -21,9 +22,9 @@ export const paginationSchema = {
 export const paginatedParamsSchema = {
   type: 'object',
   properties: {
-    startLedger: { type: 'integer', minimum: 0, maximum: 0xffffffff },
+    startLedger: { type: 'integer', minimum: 0, maximum: 0xffffffff, description: 'the first ledger of the page' },
     pagination: paginationSchema,
-    xdrFormat: { type: 'string' },
+    xdrFormat: xdrFormatParam,
   },
 } as const;
 

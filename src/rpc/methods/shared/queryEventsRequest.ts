@@ -13,6 +13,7 @@ import type { EventFilterSpec } from '../../../store/types.ts';
 import { toHex } from '../../../xdr/codec.ts';
 import { EVENT_TYPES, scValFromBase64 } from './eventsRequest.ts';
 import { formatOf, xdrFormatError, type XdrFormat } from './xdrFormat.ts';
+import { xdrFormatParam } from './schemas.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -26,20 +27,29 @@ export const FIRST_LEDGER = 2;
 const uint32 = { type: 'integer', minimum: 0, maximum: 0xffffffff } as const;
 const FILTER_FIELDS = ['type', 'contractId', 'topic0', 'topic1', 'topic2', 'topic3'] as const;
 const PARAMS = ['minLedger', 'maxLedger', 'order', 'filters', 'cursor', 'limit', 'xdrFormat'] as const;
+const topic = (p: number) => ({ type: 'string', description: `base64 ScVal XDR the event's topic ${p} must equal; unset: any` });
 
 export const queryEventsParamsSchema = {
   type: 'object',
   properties: {
-    minLedger: uint32,
-    maxLedger: uint32,
-    order: { type: 'string' },
+    minLedger: { ...uint32, description: 'first ledger, inclusive (required ascending; descending: 2 by default)' },
+    maxLedger: { ...uint32, description: 'last ledger, inclusive (default: none ascending, the latest ledger descending)' },
+    order: { type: 'string', description: '"asc" (default) or "desc", newest first' },
     filters: {
       type: 'array',
-      items: { type: 'object', properties: Object.fromEntries(FILTER_FIELDS.map((f) => [f, { type: 'string' }])) },
+      description: `1 to ${MAX_FILTERS} filters, ORed; each ANDs what it sets; at most ${TERM_BUDGET} distinct (field, value) terms in all`,
+      items: {
+        type: 'object',
+        properties: {
+          type: { type: 'string', description: '"contract" or "system"' },
+          contractId: { type: 'string', description: 'a contract strkey (C...)' },
+          topic0: topic(0), topic1: topic(1), topic2: topic(2), topic3: topic(3),
+        },
+      },
     },
-    cursor: { type: 'string' },
-    limit: { type: 'integer' },
-    xdrFormat: { type: 'string' },
+    cursor: { type: 'string', description: 'the cursor of a previous page, alone: it carries the query (minLedger, maxLedger, order, filters)' },
+    limit: { type: 'integer', description: `events per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+    xdrFormat: xdrFormatParam,
   },
 } as const;
 

@@ -19,7 +19,8 @@ import { LEDGER_SCAN_LIMIT, ledgerStart } from './eventPage.ts';
 import { FIRST_LEDGER, type EventsQuery, type NewQuery } from './queryEventsRequest.ts';
 import type { CursorState } from './queryEventsCursor.ts';
 
-export type ScanStatus = 'HAS_MORE' | 'WAITING_FOR_LEDGERS' | 'OLDEST_REACHED' | 'COMPLETE';
+export const SCAN_STATUSES = ['HAS_MORE', 'WAITING_FOR_LEDGERS', 'OLDEST_REACHED', 'COMPLETE'] as const;
+export type ScanStatus = typeof SCAN_STATUSES[number];
 
 /** How a page ends: where the next one starts (undefined when COMPLETE). */
 export interface ScanEnd { status: ScanStatus; scannedLedger: number; next: EventPosition | undefined }

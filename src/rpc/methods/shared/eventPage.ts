@@ -21,7 +21,7 @@ export const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, 
 export const positionOf = (e: StoredEvent): EventPosition => ({ ledger: e.ledger, tx: e.tx, op: e.op, event: e.index });
 
 /** Go's time.Unix(t, 0).UTC().Format(time.RFC3339). */
-export function rfc3339(unixSeconds: number): string {
+function rfc3339(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

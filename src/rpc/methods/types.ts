@@ -2,7 +2,7 @@
 // sendTransaction, hands the envelope to the submitter; for simulateTransaction, runs the
 // simulator); it never writes storage.
 import type { Config } from '../../config/config.ts';
-import type { StoreReader } from '../../store/types.ts';
+import type { LedgerArchive, StoreReader } from '../../store/types.ts';
 import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
@@ -53,6 +53,8 @@ export interface MethodContext {
   simulator: TransactionSimulator;
   /** The slots and XDR-to-JSON workers of methods that build large answers. */
   heavy: HeavyWork;
+  /** Ledgers older than the store keeps (--serve-ledgers-from-datastore); absent: the window only. */
+  ledgerArchive?: LedgerArchive;
 }
 
 /** What one call of a method gets besides its params: its limits. */

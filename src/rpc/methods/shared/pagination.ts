@@ -1,7 +1,7 @@
 // Request validation shared by getLedgers and getTransactions (the reference's ValidatePagination
 // plus the xdrFormat check, joined like Go's errors.Join and reported as -32600).
 import { invalidRequest } from '../../errors.ts';
-import type { LedgerRange } from '../../../store/types.ts';
+import type { LedgerBound } from '../../../store/types.ts';
 import { xdrFormatError } from './xdrFormat.ts';
 import { xdrFormatParam } from './schemas.ts';
 
@@ -28,6 +28,15 @@ export const paginatedParamsSchema = {
   },
 } as const;
 
+/**
+ * The ledgers a request may start from: the stored range, or wider (getLedgers with a ledger
+ * archive). Only the sequences matter here.
+ */
+export interface SequenceBounds {
+  oldest: Pick<LedgerBound, 'sequence'>;
+  latest: Pick<LedgerBound, 'sequence'>;
+}
+
 export interface PaginatedRequest {
   startLedger: number;               // 0 when absent
   pagination: PaginationParams | undefined;
@@ -46,12 +55,12 @@ export function readPaginatedRequest(params: Record<string, unknown>): Paginated
   };
 }
 
-const withinRange = (seq: number, range: LedgerRange): boolean =>
+const withinRange = (seq: number, range: SequenceBounds): boolean =>
   seq >= range.oldest.sequence && seq <= range.latest.sequence;
 
 /** ValidatePagination's message, or undefined when the request is acceptable. */
 export function paginationError(
-  startLedger: number, pagination: PaginationParams | undefined, maxLimit: number, range: LedgerRange,
+  startLedger: number, pagination: PaginationParams | undefined, maxLimit: number, range: SequenceBounds,
 ): string | undefined {
   const badStart = `start ledger (${startLedger}) must be between the oldest ledger: ${range.oldest.sequence} `
     + `and the latest ledger: ${range.latest.sequence} for this rpc instance`;
@@ -73,7 +82,7 @@ export function joinErrors(...messages: Array<string | undefined>): string | und
 }
 
 /** Throws -32600 with the joined pagination and xdrFormat errors, as getLedgers/getTransactions do. */
-export function validatePaginatedRequest(req: PaginatedRequest, maxLimit: number, range: LedgerRange): void {
+export function validatePaginatedRequest(req: PaginatedRequest, maxLimit: number, range: SequenceBounds): void {
   const message = joinErrors(paginationError(req.startLedger, req.pagination, maxLimit, range), xdrFormatError(req.xdrFormat));
   if (message !== undefined) throw invalidRequest(message);
 }

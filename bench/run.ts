@@ -6,8 +6,9 @@
 //  - every loop is bounded in count and time, and a section that fails is reported as NOT RUN
 //    rather than aborting the others.
 // `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
-// The getEvents benchmark (bench/events.ts) runs last and writes its own section after the table;
-// `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept).
+// The getEvents/queryEvents benchmark (bench/events.ts) runs last and writes its own section after
+// the table; `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept); `--only
+// events` runs it alone (writing nothing, as any --only run).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
@@ -279,18 +280,19 @@ await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a his
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 
-// getEvents: its own section after the table (a failure is reported there, not as table rows)
+// getEvents and queryEvents: their own section after the table (a failure is reported there, not as table rows)
+const EVENTS_SECTION = 'events: getEvents and queryEvents';
 let eventsMarkdown: string | undefined;
-if (!SKIP_EVENTS && !ONLY) {
-  log('getEvents benchmark...');
+if (!SKIP_EVENTS && (!ONLY || ONLY.some((w) => EVENTS_SECTION.includes(w)))) {
+  log(`${EVENTS_SECTION}...`);
   try {
     const res = await runEventsBench({ ...(QUICK ? QUICK_EVENTS_OPTIONS : DEFAULT_EVENTS_OPTIONS), log: (m) => log(m) });
     eventsMarkdown = res.markdown;
     process.stdout.write(`\n${res.summary.join('\n')}\n`);
   } catch (e) {
     const why = (e as Error).message.split('\n').slice(0, 6).join(' / ');
-    log(`getEvents benchmark failed: ${why}`);
-    eventsMarkdown = `<!-- events-bench:start -->\n## getEvents benchmark\n\nNot measured: \`${why}\`\n<!-- events-bench:end -->\n`;
+    log(`${EVENTS_SECTION} failed: ${why}`);
+    eventsMarkdown = `<!-- events-bench:start -->\n## getEvents and queryEvents benchmark\n\nNot measured: \`${why}\`\n<!-- events-bench:end -->\n`;
   }
 }
 

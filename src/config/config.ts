@@ -161,7 +161,7 @@ export const defaultConfig: Config = {
     default: 1000, sendTransaction: 500, simulateTransaction: 100, getFeeStats: 100,
   },
   methodMaxDurations: {
-    default: 5, getEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
+    default: 5, getEvents: 10, queryEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,

@@ -136,6 +136,8 @@ describe('rpc.discover, and every live answer against its result schema', () => 
     const latest = (await s.getLatestLedger()).sequence;
     await callBoth('getEvents', { startLedger: first, pagination: { limit: 100 } }, 'all');
     await callBoth('getEvents', { startLedger: first, filters: [{ type: 'contract', contractIds: [contractId] }] }, 'the contract');
+    await callBoth('queryEvents', { minLedger: first, limit: 1000 }, 'all, waiting at the tip');
+    await callBoth('queryEvents', { order: 'desc', minLedger: first, maxLedger: latest, filters: [{ contractId }] }, 'the contract, newest first, complete');
     await callBoth('getLedgers', { startLedger: latest - 2, pagination: { limit: 3 } });
     await callBoth('getTransactions', { startLedger: first, pagination: { limit: 20 } });
     const keys = [accountKey(alice), accountKey(bob), instanceKey(contractId), contractCodeKey(wasmHash), accountKey(Keypair.random())];
@@ -213,6 +215,8 @@ describe('rpc.discover, and every live answer against its result schema', () => 
     assert.ok(results('getEvents').every((r) => r.events.length > 0));
     assert.ok(results('getEvents').some((r) => r.events.some((e: any) => e.type === 'contract' && e.topic.length === 2)));
     assert.ok(results('getEvents').some((r) => r.events.some((e: any) => e.topicJson && e.valueJson !== undefined)));
+    assert.ok(results('queryEvents').every((r) => r.events.length > 0));
+    assert.deepEqual(new Set(results('queryEvents').map((r) => r.scanStatus)), new Set(['WAITING_FOR_LEDGERS', 'COMPLETE']));
     assert.ok(results('getLedgers').every((r) => r.ledgers.length === 3));
     assert.ok(results('getTransactions').every((r) => r.transactions.length >= 5));
     for (const r of results('getLedgerEntries')) {

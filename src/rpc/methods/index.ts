@@ -10,6 +10,7 @@ import { getNetwork } from './getNetwork.ts';
 import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
+import { queryEvents } from './queryEvents.ts';
 import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
@@ -27,6 +28,7 @@ const served: Method[] = [
   simulateTransaction,
   getFeeStats,
   getEvents,
+  queryEvents,
 ];
 
 export const methods: Method[] = [...served, rpcDiscover(served)];

@@ -7,6 +7,7 @@ import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
+import type { RpcError } from '../errors.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -111,5 +112,10 @@ export interface Method {
    * result of any other method is charged whole once built.
    */
   chargesBudget?: boolean;
+  /**
+   * The error for params refused before the handler runs (positional, or against the schema), given
+   * what was wrong; by default -32602 "invalid parameters" with that text as `data`.
+   */
+  invalidParams?(detail: string): RpcError;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

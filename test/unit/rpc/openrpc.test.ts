@@ -82,7 +82,7 @@ test('params come from the validation schemas, with the docs\' additions', () =>
 
 test('methods whose answers carry XDR document a json form; the others one schema', () => {
   const forms = (name: string) => (doc.methods.find((m) => m.name === name)!.result.schema.anyOf as JsonSchema[] | undefined)?.map((f) => f.title);
-  for (const name of ['getLedgers', 'getLedgerEntries', 'getTransaction', 'getTransactions', 'getEvents', 'sendTransaction', 'simulateTransaction']) {
+  for (const name of ['getLedgers', 'getLedgerEntries', 'getTransaction', 'getTransactions', 'getEvents', 'queryEvents', 'sendTransaction', 'simulateTransaction']) {
     assert.deepEqual(forms(name), [BASE64_FORM_TITLE, JSON_FORM_TITLE], name);
   }
   for (const name of ['getHealth', 'getNetwork', 'getVersionInfo', 'getLatestLedger', 'getFeeStats', 'rpc.discover']) {

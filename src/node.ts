@@ -49,7 +49,7 @@ interface LedgerSide {
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
-  const store = new SqliteStore(config.dbPath);
+  const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
   checkNetwork(store, config);
   // simulateTransaction (and the faucet's contract fundings): the native host reads the same
   // database (its own read-only connections).

@@ -44,6 +44,7 @@ export interface Config {
   stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
   stellarCoreTimeout: number;             // seconds
   friendbotUrl: string;                   // getNetwork's friendbotUrl when following
+  ledgerEntryHistory: boolean;            // keep replaced entry versions for getLedgerEntries' `ledger`
   serveLedgersFromDatastore: boolean;     // getLedgers beyond the retention window, from servedDatastore()
   // the standalone network publishing itself for followers
   publishDatastore: string;               // folder: write every ledger as a SEP-54 datastore file
@@ -149,6 +150,7 @@ export const defaultConfig: Config = {
   stellarCoreTimeout: 2,
   friendbotUrl: '',
   serveLedgersFromDatastore: false,
+  ledgerEntryHistory: true,
   publishDatastore: '',
   publishHistoryArchive: '',
   preflightWorkerCount: availableParallelism(),

@@ -53,6 +53,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'stellar-core-url', key: 'stellarCoreUrl', kind: 'string', help: 'follow: stellar-core HTTP endpoint sendTransaction submits to (/tx)' },
   { flag: 'stellar-core-timeout', key: 'stellarCoreTimeout', kind: 'seconds', help: 'follow: timeout of a stellar-core HTTP request (e.g. 2s)' },
   { flag: 'friendbot-url', key: 'friendbotUrl', kind: 'string', help: 'follow: the faucet getNetwork reports' },
+  { flag: 'ledger-entry-history', key: 'ledgerEntryHistory', kind: 'bool', help: 'getLedgerEntries: keep the versions ledgers replace, for the `ledger` parameter (costs ingestion speed on busy networks; false drops the history)' },
   { flag: 'serve-ledgers-from-datastore', key: 'serveLedgersFromDatastore', kind: 'bool', help: 'getLedgers: serve ledgers older than the retention window from the datastore (--datastore, the --network preset\'s, or standalone the --publish-datastore folder)' },
   { flag: 'publish-datastore', key: 'publishDatastore', kind: 'string', help: 'standalone: also write every ledger to this folder as a SEP-54 datastore' },
   { flag: 'publish-history-archive', key: 'publishHistoryArchive', kind: 'string', help: 'standalone: also publish a history archive (state checkpoints) in this folder' },

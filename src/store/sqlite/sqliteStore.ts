@@ -28,7 +28,8 @@ export class SqliteStore implements Store {
   private readonly eventStore: EventStore;
   private readonly history: EntryHistory;
 
-  constructor(path: string) {
+  /** `options.entryHistory` false: no past-ledger reads (see EntryHistory). */
+  constructor(path: string, options: { entryHistory?: boolean } = {}) {
     this.db = new DatabaseSync(path);
     // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
     // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
@@ -36,7 +37,7 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
     const versionBefore = this.migrate();
     this.eventStore = new EventStore(this.db);
-    this.history = new EntryHistory(this.db);
+    this.history = new EntryHistory(this.db, options.entryHistory ?? true);
     if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
     const p = (sql: string) => this.db.prepare(sql);
     this.st = {

@@ -224,4 +224,32 @@ describe('entry history', () => {
     db.close();
     assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
   });
+
+  it('turned off, keeps nothing and drops what was kept; turned on again, starts without gaps at its next ledger', () => {
+    const path = tmpStorePath();
+    const a = (v: number, seq: number) => put(account(7, BigInt(v), seq));
+    let store = new SqliteStore(path);
+    store.ingest(batch(2, [a(1, 2)]), 1000);
+    store.ingest(batch(3, [a(2, 3)]), 1000);
+    assert.equal(store.entryHistoryOldest(), 2);
+    store.close();
+
+    store = new SqliteStore(path, { entryHistory: false });
+    assert.equal(store.entryHistoryOldest(), undefined, 'no history served while off');
+    store.ingest(batch(4, [a(3, 4)]), 1000);
+    store.close();
+    const db = new DatabaseSync(path);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number }).n, 0);
+    db.close();
+
+    store = new SqliteStore(path);
+    store.ingest(batch(5, [a(4, 5)]), 1000);
+    store.ingest(batch(6, [a(5, 6)]), 1000);
+    assert.equal(store.entryHistoryOldest(), 5, 'the history restarts at the first ledger stored with it on');
+    const key = keyOf(account(7, 0n, 0));
+    const balanceAt = (l: number) => [...store.entriesAt([key], l).values()][0].lastModified;
+    assert.equal(balanceAt(5), 5);
+    assert.equal(balanceAt(6), 6);
+    store.close();
+  });
 });

@@ -109,6 +109,16 @@ export interface StoreReader {
   /** Current entries for the given LedgerKey XDRs; missing keys are absent from the map (keyed by base64 key). */
   entries(keys: Uint8Array[]): Map<string, StoredEntry>;
   entry(key: Uint8Array): StoredEntry | undefined;
+  /**
+   * The entries as they were at the end of `ledger` (keyed by base64 key; keys absent then are
+   * absent), for a ledger from entryHistoryOldest() to the latest.
+   */
+  entriesAt(keys: Uint8Array[], ledger: number): Map<string, StoredEntry>;
+  /**
+   * The oldest ledger whose end state entriesAt can give: the oldest stored ledger, or a later one
+   * where the history began (see src/store/sqlite/entryHistory.ts); undefined while no ledger is stored.
+   */
+  entryHistoryOldest(): number | undefined;
   /** Every current entry, in key order (publishing a history-archive checkpoint reads them all). */
   allEntries(): Iterable<StoredEntry>;
   /** The current entries whose LedgerEntryType is in [first, last], in key order. */

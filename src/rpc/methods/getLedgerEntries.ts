@@ -3,13 +3,17 @@
 // `liveUntilLedgerSeq` from their TTL entry: 0 when a persistent entry's TTL has lapsed (the
 // reference reports such entries as archived; so is one evicted to the hot archive, which has no TTL
 // entry), and an expired temporary entry counts as not found.
+//
+// Our extension: `ledger` answers as of the end of that past ledger instead (the entries and TTLs it
+// left, lapsed relative to it), for any ledger the store's entry history covers; `latestLedger` is
+// still the latest ledger. Without it the answer is the reference's.
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import {
   decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
 } from '../../xdr/codec.ts';
 import { EntryType, isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
-import type { StoredEntry } from '../../store/types.ts';
+import type { StoreReader, StoredEntry } from '../../store/types.ts';
 import type { Method } from './types.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
 import { RecentCache } from './shared/recentCache.ts';
@@ -43,6 +47,16 @@ function decodeKeyText(text: unknown, index: number): LedgerKey {
   return key;
 }
 
+/** The `ledger` parameter, when the store's entry history covers it; -32602 naming the range otherwise. */
+function pastLedger(ledger: number, store: StoreReader, latest: number): number {
+  const oldest = store.entryHistoryOldest() ?? latest;
+  if (ledger < oldest || ledger > latest) {
+    throw invalidParams(`ledger (${ledger}) must be between the oldest ledger with entry history: ${oldest} `
+      + `and the latest ledger: ${latest} for this rpc instance`);
+  }
+  return ledger;
+}
+
 interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liveUntil?: number }
 
 function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
@@ -71,7 +85,7 @@ export const getLedgerEntries: Method = {
   name: 'getLedgerEntries',
   paramsSchema: {
     type: 'object',
-    properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' } },
+    properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' }, ledger: { type: 'integer' } },
   },
   handler(params, ctx, call) {
     const format = parseXdrFormat(params.xdrFormat);
@@ -86,9 +100,11 @@ export const getLedgerEntries: Method = {
     if (!latest) throw internalError(`could not get latest ledger: ${DB_EMPTY}`);
     if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
 
+    const at = params.ledger === undefined ? latest.sequence : pastLedger(params.ledger as number, ctx.store, latest.sequence);
     const keyBytes = decoded.map((d) => d.keyBytes);
     const ttlKeyBytes = keys.map((k) => (isSorobanKey(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
-    const stored = ctx.store.entries([...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)]);
+    const wanted = [...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)];
+    const stored = params.ledger === undefined ? ctx.store.entries(wanted) : ctx.store.entriesAt(wanted, at);
 
     const render = (i: number): Record<string, unknown> | undefined => {
       const key = keys[i];
@@ -100,7 +116,7 @@ export const getLedgerEntries: Method = {
         const ttl = stored.get(toBase64(ttlKey));
         const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
         const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
-        if (until !== undefined && until < latest.sequence) {
+        if (until !== undefined && until < at) {
           if (!isPersistentKey(key)) return undefined; // expired temporary data: gone
           found.liveUntil = 0; // archived
         } else if (until !== undefined) {

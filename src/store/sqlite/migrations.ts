@@ -62,4 +62,23 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (segment, term)
   ) WITHOUT ROWID;
   `,
+  // 3: ledger entries as they were at past ledgers (src/store/sqlite/entryHistory.ts). Before a
+  // ledger's writes replace or delete a key's current row in ledger_entries, that row is kept here
+  // under id = (the last ledger it was current at) * 2^24 + the write's position in the ledger; a key
+  // created by the ledger gets a row with a NULL entry (it did not exist until then). A database
+  // that had ledgers before this step starts its history at its latest ledger (or its checkpoint's).
+  `
+  CREATE TABLE ledger_entry_history (
+    id INTEGER PRIMARY KEY,    -- (ledger at whose end this version was last current) * 16777216 + position
+    key BLOB NOT NULL,         -- LedgerKey XDR
+    entry BLOB,                -- LedgerEntry XDR; NULL: the key did not exist
+    last_modified INTEGER      -- of that version (NULL with a NULL entry)
+  );
+  CREATE INDEX ledger_entry_history_by_key ON ledger_entry_history(key);
+  INSERT INTO metadata (key, value)
+    SELECT 'entryHistoryFrom', CAST(MAX(
+      COALESCE((SELECT MAX(sequence) FROM ledgers), 0),
+      COALESCE((SELECT CAST(value AS INTEGER) FROM metadata WHERE key = 'stateLedger'), 0)) AS TEXT)
+    WHERE EXISTS (SELECT 1 FROM ledgers) OR EXISTS (SELECT 1 FROM metadata WHERE key = 'stateLedger');
+  `,
 ];

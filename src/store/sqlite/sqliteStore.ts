@@ -4,6 +4,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
 import { EventStore } from './eventStore.ts';
+import { EntryHistory } from './entryHistory.ts';
 import { ledgerEventsFromMeta } from '../../ingest/ledgerToBatch.ts';
 import type {
   EventQuery, IngestBatch, LedgerRange, LedgerRow, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
@@ -25,6 +26,7 @@ export class SqliteStore implements Store {
   private range: LedgerRange | undefined;
   private latest: LedgerRow | undefined;
   private readonly eventStore: EventStore;
+  private readonly history: EntryHistory;
 
   constructor(path: string) {
     this.db = new DatabaseSync(path);
@@ -34,6 +36,7 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
     const versionBefore = this.migrate();
     this.eventStore = new EventStore(this.db);
+    this.history = new EntryHistory(this.db);
     if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
     const p = (sql: string) => this.db.prepare(sql);
     this.st = {
@@ -151,6 +154,7 @@ export class SqliteStore implements Store {
         this.st.trimTxHashes.run(cutoffId);
         this.st.trimFees.run(cutoff);
         this.eventStore.trim(cutoff);
+        this.history.trim(cutoff);
       }
     });
     const ledger = batches[batches.length - 1].ledger;
@@ -166,6 +170,7 @@ export class SqliteStore implements Store {
     const { ledger } = batch;
     this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
     for (const tx of batch.transactions) this.insertTransaction(tx);
+    this.history.beforeWrites(batch);
     for (const w of batch.entryWrites) {
       if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
       else this.st.deleteEntry.run(w.key);
@@ -202,6 +207,7 @@ export class SqliteStore implements Store {
         has: (key) => this.st.entry.get(key) !== undefined,  // same connection: sees the uncommitted state
       });
       this.st.setMeta.run('stateLedger', String(ledger));
+      this.history.restart(ledger);
       this.db.exec('COMMIT');
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
@@ -229,6 +235,13 @@ export class SqliteStore implements Store {
   }
 
   ledgerRange(): LedgerRange | undefined { return this.range; }
+
+  entryHistoryOldest(): number | undefined {
+    const from = this.history.from();
+    return this.range && from !== undefined ? Math.max(from, this.range.oldest.sequence) : undefined;
+  }
+
+  entriesAt(keys: Uint8Array[], ledger: number): Map<string, StoredEntry> { return this.history.entriesAt(keys, ledger); }
   latestLedger(): LedgerRow | undefined { return this.latest; }
 
   ledger(sequence: number): LedgerRow | undefined {

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
-import { getLedgerEntries } from '../../../src/rpc/methods/getLedgerEntries.ts';
+import { MAX_LEDGER_ENTRY_KEYS, getLedgerEntries } from '../../../src/rpc/methods/getLedgerEntries.ts';
+import { ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
+import { networkIdOf } from '../../../src/xdr/codec.ts';
+import { EntryType, ledgerKeyType } from '../../../src/xdr/ledgerKeys.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import type { StoreReader, StoredEntry } from '../../../src/store/types.ts';
 import {
-  LAST_LEDGER, assertRpcError, assertShape, call, contextFor, ledgerMeta, openEmptyStore, openStore, type TestStore,
+  FIRST_LEDGER, LAST_LEDGER, PUBNET_PASSPHRASE, assertRpcError, assertShape, call, contextFor, ledgerBytes, ledgerMeta, openEmptyStore, openStore, type TestStore,
 } from './support/pubnet.ts';
 
 let db: TestStore;
@@ -156,4 +159,59 @@ test('lapsed TTLs and evicted entries: persistent data and code report 0 (archiv
   assert.deepEqual(result.entries.map((e: { key: string; liveUntilLedgerSeq: number }) => [e.key, e.liveUntilLedgerSeq]),
     [[keyB64(persistent), 0], [keyB64(liveTemp), 100], [keyB64(oldCode), 0], [keyB64(liveCode), 5000], [keyB64(evicted), 0]]);
   assert.equal(result.latestLedger, 100);
+});
+
+// ---- `ledger`: entries as they were at the end of a past ledger (our extension) ----------------
+
+/** One answer for any number of keys, asked 200 at a time. */
+async function entriesFor(keys: string[], params: Record<string, unknown>, context: MethodContext): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let i = 0; i < keys.length; i += MAX_LEDGER_ENTRY_KEYS) {
+    out.push(...(await call(getLedgerEntries, { keys: keys.slice(i, i + MAX_LEDGER_ENTRY_KEYS), ...params }, context)).entries);
+  }
+  return out;
+}
+
+test('ledger: each fixture ledger answers what the method answered when that ledger was the latest', async () => {
+  const networkId = networkIdOf(PUBNET_PASSPHRASE);
+  const batches = Array.from({ length: LAST_LEDGER - FIRST_LEDGER + 1 }, (_, i) => ledgerToBatch({ bytes: ledgerBytes(FIRST_LEDGER + i) }, networkId));
+  // every key the ledgers write (their TTLs are read through the entries they belong to)
+  const keys = [...new Set(batches.flatMap((b) => b.entryWrites.filter((w) => ledgerKeyType(w.key) !== EntryType.TTL).map((w) => b64(w.key))))];
+  const grown = openEmptyStore();
+  try {
+    const context = contextFor(grown.store);
+    const recorded = new Map<number, unknown[]>();
+    const recordedJson = new Map<number, unknown[]>();
+    const someKeys = keys.filter((_, i) => i % 40 === 0);
+    for (const b of batches) {
+      grown.store.ingest(b, 120960);
+      recorded.set(b.ledger.sequence, await entriesFor(keys, {}, context));
+      recordedJson.set(b.ledger.sequence, await entriesFor(someKeys, { xdrFormat: 'json' }, context));
+    }
+    for (const [seq, expected] of recorded) {
+      assert.deepEqual(await entriesFor(keys, { ledger: seq }, context), expected, `ledger ${seq}`);
+      assert.deepEqual(await entriesFor(someKeys, { ledger: seq, xdrFormat: 'json' }, context), recordedJson.get(seq), `ledger ${seq}, JSON`);
+    }
+    // the series is not trivial: entries change, and some do not exist yet at the first ledger
+    const first = recorded.get(FIRST_LEDGER)!, last = recorded.get(LAST_LEDGER)!;
+    const byKey = (entries: unknown[]) => new Map((entries as Array<{ key: string; xdr: string }>).map((e) => [e.key, e.xdr]));
+    const [atFirst, atLast] = [byKey(first), byKey(last)];
+    const changed = [...atLast].filter(([k, v]) => atFirst.has(k) && atFirst.get(k) !== v).length;
+    const created = [...atLast.keys()].filter((k) => !atFirst.has(k)).length;
+    assert.ok(changed > 100 && created > 100, `${changed} entries changed and ${created} were created after the first ledger`);
+  } finally {
+    grown.close();
+  }
+});
+
+test('ledger: outside the entry history is -32602 naming the range; the latest ledger answers as without it', async () => {
+  const { account, data } = touchedKeys();
+  const keys = [keyB64(account), ...data.map(keyB64)];
+  const range = `between the oldest ledger with entry history: ${FIRST_LEDGER} and the latest ledger: ${LAST_LEDGER} for this rpc instance`;
+  await assertRpcError(getLedgerEntries, { keys, ledger: FIRST_LEDGER - 1 }, ctx, -32602, `ledger (${FIRST_LEDGER - 1}) must be ${range}`);
+  await assertRpcError(getLedgerEntries, { keys, ledger: LAST_LEDGER + 1 }, ctx, -32602, `ledger (${LAST_LEDGER + 1}) must be ${range}`);
+  await assertRpcError(getLedgerEntries, { keys, ledger: 0 }, ctx, -32602, `ledger (0) must be ${range}`);
+  assert.deepEqual(await call(getLedgerEntries, { keys, ledger: LAST_LEDGER }, ctx), await call(getLedgerEntries, { keys }, ctx));
+  const atFirst = await call(getLedgerEntries, { keys, ledger: FIRST_LEDGER }, ctx);
+  assert.equal(atFirst.latestLedger, LAST_LEDGER, 'latestLedger stays the latest ledger');
 });

@@ -1,0 +1,227 @@
+// The store's entry history (src/store/sqlite/entryHistory.ts) on a real SQLite database: after a
+// series of ledgers creating, updating, deleting and re-creating entries, entriesAt(keys, L) must
+// give back, for every ledger L the history covers, exactly the state recorded when L was stored;
+// trimming keeps that for the window; a checkpoint's state restarts it; a database from before the
+// history starts it at its latest ledger.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { createHash } from 'node:crypto';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import type { IngestBatch, StoredEntry } from '../../../src/store/types.ts';
+import { encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
+import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
+import { account, contractData, tmpDir, ttl } from '../archive/helpers.ts';
+
+type Write = IngestBatch['entryWrites'][number];
+
+/** A ledger that only writes entries (the rest of a batch plays no part in the history). */
+function batch(seq: number, entryWrites: Write[]): IngestBatch {
+  return {
+    ledger: { sequence: seq, hash: new Uint8Array(32).fill(seq & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array(4), meta: new Uint8Array(4) },
+    transactions: [], entryWrites, feeSamples: [],
+  };
+}
+
+const keyOf = (e: LedgerEntry): Uint8Array => encodeLedgerKey(ledgerKeyOf(e.data));
+const put = (e: LedgerEntry): Write => ({ key: keyOf(e), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
+const remove = (key: Uint8Array, seq: number): Write => ({ key, entry: null, lastModified: seq });
+
+/** The state a test expects: key (base64) -> entry XDR and lastModified. */
+type State = Map<string, { entry: string; lastModified: number }>;
+
+const asState = (found: Map<string, StoredEntry>): State =>
+  new Map([...found].map(([k, e]) => [k, { entry: toBase64(e.entry), lastModified: e.lastModified }]));
+
+function applyWrites(state: State, writes: Write[]): void {
+  for (const w of writes) {
+    if (w.entry) state.set(toBase64(w.key), { entry: toBase64(w.entry), lastModified: w.lastModified });
+    else state.delete(toBase64(w.key));
+  }
+}
+
+/** A deterministic generator (xorshift32), so a failure replays. */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
+}
+
+/** Entries of one of `count` keys: accounts, persistent and temporary contract data, and TTLs. */
+function entryFor(keyNumber: number, version: number, seq: number): LedgerEntry {
+  switch (keyNumber % 4) {
+    case 0: return account(keyNumber + 1, BigInt(version), seq);
+    case 1: return contractData(keyNumber, version, seq, 1);
+    case 2: return contractData(keyNumber, version, seq, 0);
+    default: return ttl(createHash('sha256').update(String(keyNumber)).digest(), seq + version, seq);
+  }
+}
+
+/**
+ * Ingests `ledgers` random ledgers after `first` (each creating, updating, deleting or re-creating
+ * a few of `keyCount` keys) and returns the state after each, as the writes left it.
+ */
+function randomSeries(store: SqliteStore, first: number, ledgers: number, keyCount: number, window: number, seed = 7) {
+  const next = random(seed);
+  const keys = Array.from({ length: keyCount }, (_, i) => keyOf(entryFor(i, 0, 1)));
+  const state: State = new Map();
+  const states = new Map<number, State>();
+  for (let seq = first; seq < first + ledgers; seq++) {
+    const touched = new Set<number>();
+    const writes: Write[] = [];
+    const n = 1 + Math.floor(next() * 6);
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(next() * keyCount);
+      if (touched.has(k)) continue;
+      touched.add(k);
+      const exists = state.has(toBase64(keys[k]));
+      if (exists && next() < 0.3) writes.push(remove(keys[k], seq));
+      else writes.push(put(entryFor(k, Math.floor(next() * 1000), seq)));
+    }
+    store.ingest(batch(seq, writes), window);
+    applyWrites(state, writes);
+    states.set(seq, new Map(state));
+  }
+  return { keys, states };
+}
+
+const tmpStorePath = () => join(tmpDir('lumen-history-'), 's.sqlite');
+
+describe('entry history', () => {
+  it('gives back every ledger\'s state: entries created, updated, deleted and re-created', () => {
+    const store = new SqliteStore(tmpStorePath());
+    const { keys, states } = randomSeries(store, 1, 200, 24, 1000);
+    assert.equal(store.entryHistoryOldest(), 1);
+    let deletions = 0, recreations = 0;
+    for (const [seq, expected] of states) {
+      assert.deepEqual(asState(store.entriesAt(keys, seq)), expected, `ledger ${seq}`);
+      const before = states.get(seq - 1);
+      if (before) {
+        for (const k of before.keys()) if (!expected.has(k)) deletions++;
+        for (const k of expected.keys()) if (!before.has(k) && [...states.entries()].some(([s, st]) => s < seq - 1 && st.has(k))) recreations++;
+      }
+    }
+    assert.ok(deletions > 20 && recreations > 10, `the series deletes (${deletions}) and re-creates (${recreations}) entries`);
+    // at the latest ledger, the history answers what the current state holds
+    assert.deepEqual(asState(store.entriesAt(keys, 200)), asState(store.entries(keys)));
+    store.close();
+  });
+
+  it('a key written twice in one ledger reads as it was before that ledger', () => {
+    const store = new SqliteStore(tmpStorePath());
+    const a1 = account(1, 10n, 1), a2 = account(1, 20n, 2), a3 = account(1, 30n, 2);
+    store.ingest(batch(1, [put(a1)]), 100);
+    store.ingest(batch(2, [put(a2), put(a3)]), 100);
+    const key = keyOf(a1);
+    assert.equal(store.entriesAt([key], 1).get(toBase64(key))?.lastModified, 1);
+    assert.deepEqual(store.entriesAt([key], 1).get(toBase64(key))?.entry, encodeLedgerEntry(a1));
+    assert.deepEqual(store.entriesAt([key], 2).get(toBase64(key))?.entry, encodeLedgerEntry(a3));
+    store.close();
+  });
+
+  it('persistent data archived (TTL evicted) and restored, temporary data evicted: each ledger as it was', () => {
+    const store = new SqliteStore(tmpStorePath());
+    const persistent = contractData(1, 5, 2, 1), temporary = contractData(2, 6, 2, 0);
+    const ttlOf = (e: LedgerEntry, liveUntil: number, seq: number) => ttl(createHash('sha256').update(keyOf(e)).digest(), liveUntil, seq);
+    const pTtl = keyOf(ttlOf(persistent, 0, 1)), tTtl = keyOf(ttlOf(temporary, 0, 1));
+    store.ingest(batch(1, []), 100);
+    store.ingest(batch(2, [put(persistent), put(ttlOf(persistent, 4, 2)), put(temporary), put(ttlOf(temporary, 3, 2))]), 100);
+    store.ingest(batch(3, []), 100);
+    store.ingest(batch(4, [remove(keyOf(temporary), 4), remove(tTtl, 4)]), 100);        // the temporary entry evicted
+    store.ingest(batch(5, [remove(pTtl, 5)]), 100);                                     // the persistent one archived: its TTL goes
+    const restoredEntry = contractData(1, 5, 7, 1);
+    store.ingest(batch(6, []), 100);
+    store.ingest(batch(7, [put(restoredEntry), put(ttlOf(persistent, 20, 7))]), 100);  // restored
+    const keys = [keyOf(persistent), pTtl, keyOf(temporary), tTtl];
+    const at = (seq: number) => keys.map((k) => store.entriesAt(keys, seq).get(toBase64(k))?.lastModified ?? null);
+    assert.deepEqual(at(1), [null, null, null, null]);
+    assert.deepEqual(at(3), [2, 2, 2, 2]);
+    assert.deepEqual(at(4), [2, 2, null, null]);
+    assert.deepEqual(at(5), [2, null, null, null]);
+    assert.deepEqual(at(6), [2, null, null, null]);
+    assert.deepEqual(at(7), [7, 7, null, null]);
+    const ttlAt = (seq: number) => store.entriesAt([pTtl], seq).get(toBase64(pTtl))?.entry;
+    assert.deepEqual(ttlAt(4), encodeLedgerEntry(ttlOf(persistent, 4, 2)));
+    assert.deepEqual(ttlAt(7), encodeLedgerEntry(ttlOf(persistent, 20, 7)));
+    store.close();
+  });
+
+  it('keeps the history of the retention window only, still exact there', () => {
+    const path = tmpStorePath();
+    const store = new SqliteStore(path);
+    const window = 40;
+    const { keys, states } = randomSeries(store, 1, 150, 16, window, 11);
+    assert.equal(store.entryHistoryOldest(), 150 - window + 1);
+    for (let seq = 150 - window + 1; seq <= 150; seq++) {
+      assert.deepEqual(asState(store.entriesAt(keys, seq)), states.get(seq), `ledger ${seq}`);
+    }
+    store.close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    const { oldestVersionEnd, rows } = db.prepare('SELECT MIN(id >> 24) AS oldestVersionEnd, COUNT(*) AS rows FROM ledger_entry_history').get() as { oldestVersionEnd: number; rows: number };
+    db.close();
+    assert.ok(oldestVersionEnd >= 150 - window + 1, `rows of versions replaced before the window are trimmed (oldest ends at ${oldestVersionEnd})`);
+    assert.ok(rows > 0 && rows <= window * 6);
+  });
+
+  it('a state bootstrapped from a checkpoint starts the history at the checkpoint', async () => {
+    const store = new SqliteStore(tmpStorePath());
+    const a = account(1, 100n, 8), b = account(2, 200n, 9);
+    await store.replaceState(10, async (sink) => {
+      for (const e of [a, b]) sink.put(keyOf(e), encodeLedgerEntry(e), e.lastModifiedLedgerSeq);
+    });
+    // as the ingester stores them: ledgers up to the checkpoint are history only, without writes
+    for (let seq = 6; seq <= 10; seq++) store.ingest(batch(seq, []), 100);
+    store.ingest(batch(11, [put(account(1, 150n, 11))]), 100);
+    store.ingest(batch(12, [remove(keyOf(b), 12)]), 100);
+    assert.equal(store.ledgerRange()?.oldest.sequence, 6);
+    assert.equal(store.entryHistoryOldest(), 10);
+    const keys = [keyOf(a), keyOf(b)];
+    const lastModified = (seq: number) => keys.map((k) => store.entriesAt(keys, seq).get(toBase64(k))?.lastModified ?? null);
+    assert.deepEqual(lastModified(10), [8, 9]);
+    assert.deepEqual(lastModified(11), [11, 9]);
+    assert.deepEqual(lastModified(12), [11, null]);
+    store.close();
+  });
+
+  it('a database from before the history starts it at its latest ledger', () => {
+    const path = tmpStorePath();
+    const old = new SqliteStore(path);
+    const a = account(1, 1n, 1);
+    old.ingest(batch(1, [put(a)]), 100);
+    old.ingest(batch(2, [put(account(1, 2n, 2))]), 100);
+    old.close();
+    // take the file back to schema version 2, as a build before migration 3 left it
+    const db = new DatabaseSync(path);
+    db.exec("DROP TABLE ledger_entry_history; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 2");
+    db.close();
+
+    const store = new SqliteStore(path);
+    assert.equal(store.entryHistoryOldest(), 2);
+    store.ingest(batch(3, [put(account(1, 3n, 3))]), 100);
+    const key = keyOf(a);
+    assert.equal(store.entriesAt([key], 2).get(toBase64(key))?.lastModified, 2);
+    assert.equal(store.entriesAt([key], 3).get(toBase64(key))?.lastModified, 3);
+    store.close();
+  });
+
+  it('a ledger that fails to store leaves no history behind', () => {
+    const path = tmpStorePath();
+    const store = new SqliteStore(path);
+    const failing = (seq: number, writes: Write[]) => {
+      const b = batch(seq, writes);
+      b.feeSamples.push({ soroban: false, fee: Symbol('not a number') as never }); // fails after the entries were written
+      assert.throws(() => store.ingest(b, 100));
+    };
+    failing(3, [put(account(1, 1n, 3))]);
+    assert.equal(store.entryHistoryOldest(), undefined, 'a first ledger that failed did not start the history');
+    store.ingest(batch(5, [put(account(1, 1n, 5))]), 100);
+    assert.equal(store.entryHistoryOldest(), 5);
+    failing(6, [put(account(1, 2n, 6)), put(account(2, 2n, 6))]);
+    store.ingest(batch(6, [put(account(3, 3n, 6))]), 100);
+    store.close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    const rows = db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number };
+    db.close();
+    assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
+  });
+});

@@ -28,6 +28,7 @@ import { runBootstrapBench } from './bootstrap.ts';
 import { runHeavyRequestsBench } from './heavyRequests.ts';
 import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
+import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
 import { fmt, median } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -247,6 +248,12 @@ async function bootstrapSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function entryHistorySection(): Promise<void> {
+  const r = await runEntryHistoryBench(QUICK ? QUICK_ENTRY_HISTORY_OPTIONS : DEFAULT_ENTRY_HISTORY_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function ingestionSection(): Promise<void> {
   const r = await runIngestionBench(CFG.ingestion, log);
   rows.push(...r.rows);
@@ -268,6 +275,7 @@ await section('serving during a close', ['Slowest getLatestLedger answer while a
 await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
+await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 

@@ -47,7 +47,7 @@ interface LedgerSide {
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
-  const store = new SqliteStore(config.dbPath);
+  const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
   checkNetwork(store, config);
   const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger);
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };

@@ -9,6 +9,7 @@ export interface Config {
   networkPassphrase: string;
   dbPath: string;
   historyRetentionWindow: number;         // ledgers kept
+  ledgerEntryHistory: boolean;            // keep entries' past versions (getLedgerEntries' `ledger`)
   classicFeeStatsRetentionWindow: number;
   sorobanFeeStatsRetentionWindow: number;
   defaultLedgersLimit: number;
@@ -104,6 +105,7 @@ export const defaultConfig: Config = {
   networkPassphrase: STANDALONE_PASSPHRASE,
   dbPath: 'lumen_rpc.sqlite',
   historyRetentionWindow: 120960,
+  ledgerEntryHistory: true,
   classicFeeStatsRetentionWindow: 10,
   sorobanFeeStatsRetentionWindow: 50,
   defaultLedgersLimit: 50,

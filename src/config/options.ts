@@ -21,6 +21,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'network-passphrase', key: 'networkPassphrase', kind: 'string', help: 'network passphrase of the standalone network' },
   { flag: 'db-path', key: 'dbPath', kind: 'string', help: 'SQLite database file' },
   { flag: 'history-retention-window', key: 'historyRetentionWindow', kind: 'int', help: 'ledgers of history kept' },
+  { flag: 'ledger-entry-history', key: 'ledgerEntryHistory', kind: 'bool', help: 'keep the versions ledger entries had at past ledgers of the window, for getLedgerEntries\' `ledger` parameter (costs storage and ingestion time)' },
   { flag: 'classic-fee-stats-retention-window', key: 'classicFeeStatsRetentionWindow', kind: 'int', help: 'ledgers in the classic fee statistics window' },
   { flag: 'soroban-fee-stats-retention-window', key: 'sorobanFeeStatsRetentionWindow', kind: 'int', help: 'ledgers in the Soroban fee statistics window' },
   { flag: 'default-ledgers-limit', key: 'defaultLedgersLimit', kind: 'int', help: 'getLedgers page size when none is given' },

@@ -49,7 +49,8 @@ function decodeKeyText(text: unknown, index: number): LedgerKey {
 
 /** The `ledger` parameter, when the store's entry history covers it; -32602 naming the range otherwise. */
 function pastLedger(ledger: number, store: StoreReader, latest: number): number {
-  const oldest = store.entryHistoryOldest() ?? latest;
+  const oldest = store.entryHistoryOldest();
+  if (oldest === undefined) throw invalidParams(`ledger (${ledger}) cannot be served: this rpc instance keeps no ledger entry history`);
   if (ledger < oldest || ledger > latest) {
     throw invalidParams(`ledger (${ledger}) must be between the oldest ledger with entry history: ${oldest} `
       + `and the latest ledger: ${latest} for this rpc instance`);

@@ -224,4 +224,30 @@ describe('entry history', () => {
     db.close();
     assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
   });
+
+  it('switched off, keeps nothing and serves no past ledger; switched back on, starts again at the next ledger', () => {
+    const path = tmpStorePath();
+    const a1 = account(1, 1n, 1);
+    const on = new SqliteStore(path);
+    on.ingest(batch(1, [put(a1)]), 100);
+    on.ingest(batch(2, [put(account(1, 2n, 2))]), 100);
+    on.close();
+    const off = new SqliteStore(path, { entryHistory: false });
+    assert.equal(off.entryHistoryOldest(), undefined);
+    off.ingest(batch(3, [put(account(1, 3n, 3))]), 100);
+    off.ingest(batch(4, [put(account(1, 4n, 4))]), 100);
+    off.close();
+    const again = new SqliteStore(path);
+    assert.equal(again.entryHistoryOldest(), undefined, 'nothing to serve until a ledger is stored');
+    again.ingest(batch(5, [put(account(1, 5n, 5))]), 100);
+    again.ingest(batch(6, [put(account(1, 6n, 6))]), 100);
+    assert.equal(again.entryHistoryOldest(), 5);
+    const key = keyOf(a1);
+    assert.deepEqual([5, 6].map((l) => again.entriesAt([key], l).get(toBase64(key))?.lastModified), [5, 6]);
+    again.close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    const rows = db.prepare('SELECT id >> 24 AS until FROM ledger_entry_history ORDER BY id').all().map((r) => Number((r as { until: number }).until));
+    db.close();
+    assert.deepEqual(rows, [1, 5], 'versions replaced by ledgers 2 and 6 only');
+  });
 });

@@ -250,4 +250,24 @@ describe('entry history', () => {
     db.close();
     assert.deepEqual(rows, [1, 5], 'versions replaced by ledgers 2 and 6 only');
   });
+
+  it('a row of another key with the same hash is not taken for the key', () => {
+    const path = tmpStorePath();
+    const store = new SqliteStore(path);
+    const a = account(1, 1n, 1), b = account(2, 2n, 1);
+    store.ingest(batch(1, [put(a), put(b)]), 100);
+    store.ingest(batch(2, [put(account(3, 3n, 2))]), 100);
+    store.ingest(batch(3, [put(account(1, 10n, 3))]), 100);
+    store.close();
+    // a version of b filed under a's hash before a's first row (as a 47-bit collision would)
+    const db = new DatabaseSync(path);
+    const { key_hash: hashOfA } = db.prepare('SELECT key_hash FROM ledger_entry_history WHERE key = ?').get(keyOf(a)) as { key_hash: number };
+    db.prepare('INSERT INTO ledger_entry_history (id, key_hash, key, entry, last_modified) VALUES (?, ?, ?, ?, ?)')
+      .run(1 * 16_777_216 + 5, hashOfA, keyOf(b), encodeLedgerEntry(account(2, 99n, 1)), 1);
+    db.close();
+    const reopened = new SqliteStore(path);
+    for (const l of [1, 2]) assert.deepEqual(reopened.entriesAt([keyOf(a)], l).get(toBase64(keyOf(a)))?.entry, encodeLedgerEntry(a), `ledger ${l}`);
+    assert.deepEqual(reopened.entriesAt([keyOf(a)], 3).get(toBase64(keyOf(a)))?.entry, encodeLedgerEntry(account(1, 10n, 3)));
+    reopened.close();
+  });
 });

@@ -4,7 +4,9 @@
 //   (a) one contract id, (b) the common `transfer` topic, (c) a rare topic (and a rare account at
 //   topic position 2), each from random start ledgers across the week at limit 100; (d) paging one
 //   filter with cursors from the oldest ledger to the end;
-// plus the ingest rate (events/s) and the database size per million events.
+// plus the ingest rate (events/s) and the database size per million events. queryEvents runs the
+// same queries (its filter for each, where it has one) on the same start ledgers, interleaved with
+// getEvents request by request, and is reported beside it with the ratio of the two.
 //
 // Shapes follow the pubnet fixture ledgers (protocol 26): ~45% fee events (BEFORE_ALL_TXS, native
 // SAC, ["fee", G]), ~50% SAC transfers (["transfer", from, to, "CODE:ISSUER"]), plus refunds
@@ -12,8 +14,8 @@
 // Accounts, assets and contracts are drawn from skewed (Zipf-like) distributions.
 //
 // Run alone: `node bench/events.ts [--events N] [--ledgers L] [--runs R] [--quick]` (updates the
-// getEvents section of BENCHMARKS.md only); `npm run bench` runs it as its last section unless
-// `--skip-events` is given. Building 20 million events takes about 10 minutes on the 2-core bench
+// events section of BENCHMARKS.md only, except with --quick); `npm run bench` runs it as its last
+// section unless `--skip-events` is given (`--only events` runs it alone, writing nothing). Building 20 million events takes about 10 minutes on the 2-core bench
 // machine; `--events` scales it down.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -23,7 +25,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { StrKey } from '@stellar/stellar-sdk';
 import { defaultConfig } from '../src/config/config.ts';
 import { getEvents } from '../src/rpc/methods/getEvents.ts';
-import type { MethodCall, MethodContext } from '../src/rpc/methods/types.ts';
+import { queryEvents } from '../src/rpc/methods/queryEvents.ts';
+import type { Method, MethodCall, MethodContext } from '../src/rpc/methods/types.ts';
 import { AnswerBudget } from '../src/rpc/answerBudget.ts';
 import { HeavyWork } from '../src/rpc/heavyWork.ts';
 import { methodCall } from '../src/rpc/callScope.ts';
@@ -204,17 +207,58 @@ const callOf = (): MethodCall => methodCall(new AbortController().signal, new An
 
 interface QueryStats { p50: number; p99: number; max: number; results: number }
 
-async function timeQueries(ctx: MethodContext, make: (i: number) => Record<string, unknown>, n: number): Promise<QueryStats & { samples: number[] }> {
-  const samples: number[] = [];
-  let results = 0;
-  for (let i = 0; i < n; i++) {
-    const params = make(i);
-    const t0 = performance.now();
-    const res = JSON.parse(resultText(await getEvents.handler(params, ctx, callOf()))) as { events: unknown[] };
-    samples.push(performance.now() - t0);
-    results += res.events.length;
+const statsOf = (samples: number[], results: number): QueryStats =>
+  ({ p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), results: results / samples.length });
+
+/** One request's latency (the handler and JSON.stringify of its result) and its events. */
+async function timeCall(method: Method, ctx: MethodContext, params: Record<string, unknown>): Promise<{ ms: number; events: number }> {
+  const t0 = performance.now();
+  const res = JSON.parse(resultText(await method.handler(params, ctx, callOf()))) as { events: unknown[] };
+  return { ms: performance.now() - t0, events: res.events.length };
+}
+
+/** A query kind: getEvents' params, and queryEvents' for the same question when it can ask it. */
+interface Kind {
+  key: string;
+  label: string;
+  params: (start: number) => Record<string, unknown>;
+  query: ((start: number) => Record<string, unknown>) | undefined;
+}
+
+/**
+ * Times a kind on each start ledger with getEvents and, when it has one, queryEvents, interleaved
+ * request by request (which goes first alternates, so neither always finds the pages cached).
+ */
+async function timeKind(ctx: MethodContext, k: Kind, starts: readonly number[]): Promise<{ get: QueryStats; query: QueryStats | undefined }> {
+  const get: number[] = [];
+  const query: number[] = [];
+  let getEventsSeen = 0;
+  let queryEventsSeen = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const runGet = async () => { const r = await timeCall(getEvents, ctx, k.params(starts[i])); get.push(r.ms); getEventsSeen += r.events; };
+    const runQuery = async () => { const r = await timeCall(queryEvents, ctx, k.query!(starts[i])); query.push(r.ms); queryEventsSeen += r.events; };
+    if (!k.query) await runGet();
+    else if (i % 2 === 0) { await runGet(); await runQuery(); } else { await runQuery(); await runGet(); }
   }
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), results: results / n, samples };
+  return { get: statsOf(get, getEventsSeen), query: k.query ? statsOf(query, queryEventsSeen) : undefined };
+}
+
+/** Pages one method's query from its first params with cursors to the latest ledger. */
+async function pageThrough(method: Method, ctx: MethodContext, first: Record<string, unknown>,
+  next: (cursor: string) => Record<string, unknown>, done: (res: { events: unknown[]; cursor: string; scanStatus?: string }) => boolean) {
+  const samples: number[] = [];
+  let events = 0;
+  const t0 = performance.now();
+  let params = first;
+  for (let page = 0; page < 1_000_000; page++) {
+    const t = performance.now();
+    const res = JSON.parse(resultText(await method.handler(params, ctx, callOf()))) as { events: unknown[]; cursor: string; scanStatus?: string };
+    samples.push(performance.now() - t);
+    events += res.events.length;
+    if (done(res)) break;
+    params = next(res.cursor);
+  }
+  return { pages: samples.length, events, seconds: (performance.now() - t0) / 1000, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
 export interface EventsBenchResult { markdown: string; summary: string[]; ok: boolean }
@@ -303,47 +347,53 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
     const b64 = (b: Buffer) => b.toString('base64');
     const midAsset = 12; // a mid-popularity asset contract
     const contractFilter = [{ contractIds: [StrKey.encodeContract(w.assetContracts[midAsset])] }];
+    const contractQuery = [{ contractId: StrKey.encodeContract(w.assetContracts[midAsset]) }];
     const rareContract = StrKey.encodeContract(w.contracts[CONTRACTS - 7]);
-    const kinds: Array<{ key: string; label: string; params: (start: number) => Record<string, unknown> }> = [
-      { key: 'a', label: '(a) one contract id (a mid-popularity asset SAC)', params: (s) => ({ startLedger: s, filters: contractFilter, pagination: { limit: 100 } }) },
-      { key: 'a2', label: '(a) one contract id (a rarely used contract)', params: (s) => ({ startLedger: s, filters: [{ contractIds: [rareContract] }], pagination: { limit: 100 } }) },
-      { key: 'b', label: '(b) topic 1 = `transfer`', params: (s) => ({ startLedger: s, filters: [{ type: 'contract', topics: [[b64(w.sym.transfer), '*', '*', '*']] }], pagination: { limit: 100 } }) },
-      { key: 'c', label: `(c) rare topic 1 (\`${RARE_SYMBOL}\`, ~30 per week)`, params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.rare), '**']] }], pagination: { limit: 100 } }) },
-      { key: 'c2', label: '(c) rare account at topic 2 (transfers from it)', params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.sym.transfer), b64(w.account(RARE_ACCOUNT_INDEX)), '*', '*']] }], pagination: { limit: 100 } }) },
-      { key: 'e', label: '(e) 3-topic `transfer`s (non-SAC tokens: two frequent terms, rarely together)', params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.sym.transfer), '*', '*']] }], pagination: { limit: 100 } }) },
-      { key: 'f', label: '(f) the busiest contract with topic 1 = `transfer` (never together)', params: (s) => ({ startLedger: s, filters: [{ contractIds: [StrKey.encodeContract(w.contracts[0])], topics: [[b64(w.sym.transfer), '**']] }], pagination: { limit: 100 } }) },
-      { key: 'g', label: '(g) stellar-rpc#468\'s shape: type contract, topic 1 = `mint`', params: (s) => ({ startLedger: s, filters: [{ type: 'contract', topics: [[b64(w.sym.mint), '*', '*']] }], pagination: { limit: 100 } }) },
-      { key: 'all', label: 'no filter', params: (s) => ({ startLedger: s, pagination: { limit: 100 } }) },
+    // queryEvents' filters: topic positions in place of topic lists; it has no topic-count matching,
+    // so (b) and (c2) also match the 3-topic transfers of non-SAC tokens, and (e) cannot be asked
+    const window = (s: number) => ({ minLedger: s, maxLedger: s + 9_999, limit: 100 });
+    const kinds: Kind[] = [
+      { key: 'a', label: '(a) one contract id (a mid-popularity asset SAC)', params: (s) => ({ startLedger: s, filters: contractFilter, pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: contractQuery }) },
+      { key: 'a2', label: '(a) one contract id (a rarely used contract)', params: (s) => ({ startLedger: s, filters: [{ contractIds: [rareContract] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ contractId: rareContract }] }) },
+      { key: 'b', label: '(b) topic 1 = `transfer`', params: (s) => ({ startLedger: s, filters: [{ type: 'contract', topics: [[b64(w.sym.transfer), '*', '*', '*']] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ type: 'contract', topic0: b64(w.sym.transfer) }] }) },
+      { key: 'c', label: `(c) rare topic 1 (\`${RARE_SYMBOL}\`, ~30 per week)`, params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.rare), '**']] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ topic0: b64(w.rare) }] }) },
+      { key: 'c2', label: '(c) rare account at topic 2 (transfers from it)', params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.sym.transfer), b64(w.account(RARE_ACCOUNT_INDEX)), '*', '*']] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ topic0: b64(w.sym.transfer), topic1: b64(w.account(RARE_ACCOUNT_INDEX)) }] }) },
+      { key: 'e', label: '(e) 3-topic `transfer`s (non-SAC tokens: two frequent terms, rarely together)', params: (s) => ({ startLedger: s, filters: [{ topics: [[b64(w.sym.transfer), '*', '*']] }], pagination: { limit: 100 } }), query: undefined },
+      { key: 'f', label: '(f) the busiest contract with topic 1 = `transfer` (never together)', params: (s) => ({ startLedger: s, filters: [{ contractIds: [StrKey.encodeContract(w.contracts[0])], topics: [[b64(w.sym.transfer), '**']] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ contractId: StrKey.encodeContract(w.contracts[0]), topic0: b64(w.sym.transfer) }] }) },
+      { key: 'g', label: '(g) stellar-rpc#468\'s shape: type contract, topic 1 = `mint`', params: (s) => ({ startLedger: s, filters: [{ type: 'contract', topics: [[b64(w.sym.mint), '*', '*']] }], pagination: { limit: 100 } }), query: (s) => ({ ...window(s), filters: [{ type: 'contract', topic0: b64(w.sym.mint) }] }) },
+      { key: 'all', label: 'no filter', params: (s) => ({ startLedger: s, pagination: { limit: 100 } }), query: (s) => window(s) },
     ];
     const pick = prng(7);
     const startOf = () => oldest + Math.floor(pick() * (latest - oldest + 1));
+    const starts = (n: number) => Array.from({ length: n }, startOf);
     const perKind = new Map<string, QueryStats[]>();
+    const perKindQuery = new Map<string, QueryStats[]>();
     for (let run = 0; run < opts.runs; run++) {
       for (const k of kinds) {
-        await timeQueries(ctx, () => k.params(startOf()), Math.min(20, opts.queries)); // warm-up
-        const s = await timeQueries(ctx, () => k.params(startOf()), opts.queries);
+        await timeKind(ctx, k, starts(Math.min(20, opts.queries))); // warm-up
+        const { get: s, query: q } = await timeKind(ctx, k, starts(opts.queries));
         perKind.set(k.key, [...(perKind.get(k.key) ?? []), s]);
-        log(`  run ${run + 1}/${opts.runs} ${k.label}: p50 ${fmt(s.p50, 2)} ms, p99 ${fmt(s.p99, 2)} ms, max ${fmt(s.max, 1)} ms, ${fmt(s.results, 1)} events/response`);
+        if (q) perKindQuery.set(k.key, [...(perKindQuery.get(k.key) ?? []), q]);
+        log(`  run ${run + 1}/${opts.runs} ${k.label}: getEvents p50 ${fmt(s.p50, 2)} ms, p99 ${fmt(s.p99, 2)} ms, max ${fmt(s.max, 1)} ms, ${fmt(s.results, 1)} events/response`
+          + (q ? `; queryEvents p50 ${fmt(q.p50, 2)} ms, p99 ${fmt(q.p99, 2)} ms, ${fmt(q.results, 1)} events/response` : ''));
       }
     }
-    // (d) page the mid-popularity contract from the oldest ledger to the latest
-    const pageRuns: Array<{ pages: number; events: number; seconds: number; p50: number; p99: number }> = [];
+    // (d) page the mid-popularity contract from the oldest ledger to the latest, with each method
+    const pageRuns: Array<Awaited<ReturnType<typeof pageThrough>>> = [];
+    const queryPageRuns: Array<Awaited<ReturnType<typeof pageThrough>>> = [];
+    const pageGet = () => pageThrough(getEvents, ctx, { startLedger: oldest, filters: contractFilter, pagination: { limit: 100 } },
+      (cursor) => ({ filters: contractFilter, pagination: { cursor, limit: 100 } }),
+      (res) => res.events.length < 100 && Number(BigInt(res.cursor.split('-')[0]) >> 32n) >= latest);
+    const pageQuery = () => pageThrough(queryEvents, ctx, { minLedger: oldest, filters: contractQuery, limit: 100 },
+      (cursor) => ({ cursor, limit: 100 }), (res) => res.scanStatus !== 'HAS_MORE');
     for (let run = 0; run < opts.runs; run++) {
-      const samples: number[] = [];
-      let events = 0;
-      const t0 = performance.now();
-      let params: Record<string, unknown> = { startLedger: oldest, filters: contractFilter, pagination: { limit: 100 } };
-      for (let page = 0; page < 1_000_000; page++) {
-        const t = performance.now();
-        const res = JSON.parse(resultText(await getEvents.handler(params, ctx, callOf()))) as { events: unknown[]; cursor: string };
-            samples.push(performance.now() - t);
-        events += res.events.length;
-        const cursorLedger = Number(BigInt(res.cursor.split('-')[0]) >> 32n);
-        if (res.events.length < 100 && cursorLedger >= latest) break;
-        params = { filters: contractFilter, pagination: { cursor: res.cursor, limit: 100 } };
-      }
-      pageRuns.push({ pages: samples.length, events, seconds: (performance.now() - t0) / 1000, p50: percentile(samples, 50), p99: percentile(samples, 99) });
-      log(`  run ${run + 1}/${opts.runs} (d) paging: ${samples.length} pages, ${events} events in ${fmt(pageRuns[run].seconds, 2)} s, p50 ${fmt(pageRuns[run].p50, 2)} ms, p99 ${fmt(pageRuns[run].p99, 2)} ms`);
+      let g: Awaited<ReturnType<typeof pageThrough>>;
+      let q: Awaited<ReturnType<typeof pageThrough>>;
+      if (run % 2 === 0) { g = await pageGet(); q = await pageQuery(); } else { q = await pageQuery(); g = await pageGet(); }
+      pageRuns.push(g);
+      queryPageRuns.push(q);
+      log(`  run ${run + 1}/${opts.runs} (d) paging: getEvents ${g.pages} pages, ${g.events} events in ${fmt(g.seconds, 2)} s, p50 ${fmt(g.p50, 2)} ms, p99 ${fmt(g.p99, 2)} ms; `
+        + `queryEvents ${q.pages} pages, ${q.events} events in ${fmt(q.seconds, 2)} s, p50 ${fmt(q.p50, 2)} ms, p99 ${fmt(q.p99, 2)} ms`);
     }
 
     // --- report
@@ -352,6 +402,9 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
     const overallRate = written / (ingestMs / 1000);
     const steadyRate = steadyEvents / (steadyMs / 1000);
     const med = (key: string, f: 'p50' | 'p99') => median(perKind.get(key)!.map((s) => s[f]));
+    const medQuery = (key: string, f: 'p50' | 'p99') => median(perKindQuery.get(key)!.map((s) => s[f]));
+    /** queryEvents over getEvents, the median of the per-run ratios. */
+    const ratio = (key: string, f: 'p50' | 'p99') => median(perKindQuery.get(key)!.map((q, run) => q[f] / perKind.get(key)![run][f]));
     const perMillion = (bytes: number) => `${fmt(bytes / (stored / 1e6) / 2 ** 20, 1)} MiB`;
     const rows: string[][] = [];
     let ok = true;
@@ -365,12 +418,22 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
       const p99 = med(k.key, 'p99');
       rows.push([`${k.label}, limit 100, p50 / p99`, `${fmt(med(k.key, 'p50'), 2)} / ${fmt(p99, 2)} ms`, target ? `p99 < ${TARGETS.p99Ms} ms` : '—', target ? verdict(p99 < TARGETS.p99Ms) : 'n/a']);
     }
-    rows.push([`(d) paging (a)'s filter with cursors, oldest to latest, per page p50 / p99`, `${fmt(median(pageRuns.map((r) => r.p50)), 2)} / ${fmt(median(pageRuns.map((r) => r.p99)), 2)} ms (${pageRuns[0].pages} pages, ${fmt(median(pageRuns.map((r) => r.seconds)), 1)} s)`, '—', 'n/a']);
+    const paging = (runs: typeof pageRuns) => `${fmt(median(runs.map((r) => r.p50)), 2)} / ${fmt(median(runs.map((r) => r.p99)), 2)} ms (${runs[0].pages} pages, ${fmt(median(runs.map((r) => r.seconds)), 1)} s)`;
+    rows.push([`(d) paging (a)'s filter with cursors, oldest to latest, per page p50 / p99`, paging(pageRuns), '—', 'n/a']);
+    for (const k of kinds) {
+      if (!k.query) continue;
+      const target = ['a', 'a2', 'b', 'c', 'c2'].includes(k.key);
+      const p99 = medQuery(k.key, 'p99');
+      rows.push([`queryEvents ${k.label}, limit 100, p50 / p99 (ratio to getEvents)`, `${fmt(medQuery(k.key, 'p50'), 2)} / ${fmt(p99, 2)} ms (${fmt(ratio(k.key, 'p50'), 2)}x / ${fmt(ratio(k.key, 'p99'), 2)}x)`,
+        target ? `p99 < ${TARGETS.p99Ms} ms` : '—', target ? verdict(p99 < TARGETS.p99Ms) : 'n/a']);
+    }
+    const pagingRatio = median(queryPageRuns.map((q, run) => q.seconds / pageRuns[run].seconds));
+    rows.push([`queryEvents (d) paging (a)'s filter with cursors, oldest to latest, per page p50 / p99 (ratio of the whole walk to getEvents')`, `${paging(queryPageRuns)} (${fmt(pagingRatio, 2)}x)`, '—', 'n/a']);
     rows.push(['Database size per million events (whole file / events + event_terms)', `${perMillion(fileBytes)} / ${perMillion(eventsBytes + termsBytes)}`, '—', 'n/a']);
     const m = describeMachine();
     const lines = [
       MARK_START,
-      '## getEvents benchmark',
+      '## getEvents and queryEvents benchmark',
       '',
       'Written by `bench/events.ts` (run by `npm run bench`, or alone with `node bench/events.ts`); do not edit by hand.',
       '',
@@ -389,11 +452,13 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
       `- The ingest rate is the median over ${chunkRates.length} chunks of ${chunk.toLocaleString('en-US')} ledgers (all chunks, events/s: ${chunkRates.map((x) => fmt(x)).join(', ')}); overall ${fmt(overallRate)} events/s.`,
       `- Latencies: ${opts.queries} getEvents requests per kind and run, each from a random start ledger in the stored week (a 10,000-ledger scan window each), timed around the method handler and JSON.stringify of its result (no HTTP); ${opts.runs} run(s), medians of the per-run p50 and p99.`,
       `- Paging: cursors from the oldest ledger until the cursor reaches the latest, limit 100; pages that reach the end of a scan window without filling count too. Per run: ${pageRuns.map((r) => `${r.pages} pages, ${r.events} events, ${fmt(r.seconds, 2)} s`).join('; ')}.`,
+      `- queryEvents: the same kinds with its filters (topic positions for topic lists; \`minLedger\` = the start ledger, \`maxLedger\` 9,999 ledgers on, the same 10,000-ledger window), on the same start ledgers, interleaved with getEvents request by request (which goes first alternates); ratios are medians of the per-run ratios. It has no topic-count matching: (b) and (c) rare account also match 3-topic transfers, and (e) cannot be asked. Paging walks with its cursors until \`scanStatus\` is no longer HAS_MORE, the two methods' walks alternating in order per run: ${queryPageRuns.map((r) => `${r.pages} pages, ${r.events} events, ${fmt(r.seconds, 2)} s`).join('; ')}.`,
       `- Storage: ${stored.toLocaleString('en-US')} events stored, events table ${fmt(eventsBytes / 2 ** 20, 0)} MiB, event_terms ${fmt(termsBytes / 2 ** 20, 0)} MiB (${termRows.toLocaleString('en-US')} rows), whole database file ${fmt(fileBytes / 2 ** 20, 0)} MiB (incl. the synthetic transactions and ledgers).`,
       '',
       '| Query | p50 per run (ms) | p99 per run (ms) | events per response |',
       '|---|---|---|---|',
       ...kinds.map((k) => `| ${k.label} | ${perKind.get(k.key)!.map((s) => fmt(s.p50, 2)).join(', ')} | ${perKind.get(k.key)!.map((s) => fmt(s.p99, 2)).join(', ')} | ${fmt(perKind.get(k.key)![0].results, 1)} |`),
+      ...kinds.filter((k) => k.query).map((k) => `| queryEvents ${k.label} | ${perKindQuery.get(k.key)!.map((s) => fmt(s.p50, 2)).join(', ')} | ${perKindQuery.get(k.key)!.map((s) => fmt(s.p99, 2)).join(', ')} | ${fmt(perKindQuery.get(k.key)![0].results, 1)} |`),
       MARK_END,
       '',
     ];
@@ -465,7 +530,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!quick) {
     const out = new URL('../BENCHMARKS.md', import.meta.url);
     writeFileSync(out, replaceEventsSection(existsSync(out) ? readFileSync(out, 'utf8') : '', res.markdown));
-    process.stdout.write(`wrote the getEvents section of ${out.pathname}\n`);
+    process.stdout.write(`wrote the events section of ${out.pathname}\n`);
   }
 }
 

@@ -25,7 +25,7 @@ const TARGET_LEDGERS_PER_SEC = 20;
 export interface IngestionBenchOptions { loops: number; rounds: number }
 
 /** Ledger metas repeated `loops` times as one verifiable chain from `first`, written as a datastore. */
-function writeLoopedDatastore(metas: Uint8Array[], passphrase: string, loops: number, first: number): { dir: string; first: number; last: number; bytes: number } {
+export function writeLoopedDatastore(metas: Uint8Array[], passphrase: string, loops: number, first: number): { dir: string; first: number; last: number; bytes: number } {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-bench-ds-'));
   const writer = new DatastoreWriter(dir, { networkPassphrase: passphrase });
   let prevHash: Uint8Array | undefined;
@@ -45,7 +45,7 @@ function writeLoopedDatastore(metas: Uint8Array[], passphrase: string, loops: nu
   return { dir, first, last: first + total - 1, bytes };
 }
 
-const pubnetMetas = () => Array.from({ length: 10 }, (_, i) => gunzipSync(readFileSync(join(FIXTURES, `pubnet/ledgers/ledger-${FIRST + i}.xdr.gz`))));
+export const pubnetMetas = () => Array.from({ length: 10 }, (_, i) => gunzipSync(readFileSync(join(FIXTURES, `pubnet/ledgers/ledger-${FIRST + i}.xdr.gz`))));
 
 /** Files read, decompressed and decoded with the SDK, in this process: ledgers/s. */
 function baselineDecodeRate(dir: string): number {

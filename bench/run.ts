@@ -6,8 +6,9 @@
 //  - every loop is bounded in count and time, and a section that fails is reported as NOT RUN
 //    rather than aborting the others.
 // `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
-// The getEvents benchmark (bench/events.ts) runs last and writes its own section after the table;
-// `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept).
+// The getEvents/queryEvents benchmark (bench/events.ts) runs last and writes its own section after
+// the table; `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept); `--only
+// events` runs it alone (writing nothing, as any --only run).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
@@ -25,6 +26,7 @@ import { runInvocationsBench } from './invocations.ts';
 import { runCloseStall } from './closeStall.ts';
 import { runIngestionBench } from './ingestion.ts';
 import { runBootstrapBench } from './bootstrap.ts';
+import { runLedgersFromDatastoreBench } from './ledgersFromDatastore.ts';
 import { runHeavyRequestsBench } from './heavyRequests.ts';
 import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
@@ -36,12 +38,12 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
+    invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, ledgersFromDatastore: { loops: 4 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
     orderBook: { lanes: 600, makers: 100, offersPerMaker: 20, rounds: 2, runs: 1 },
     engine: { ledgerTxs: 1000, samples: 1, paymentLanes: 1500, tradingLanes: 1000, makers: 100, offersPerMaker: 20, searchSamples: 1, searchSteps: 2 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 },
+    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, ledgersFromDatastore: { loops: 20 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 },
     orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 3 },
     engine: DEFAULT_ENGINE_OPTIONS };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
@@ -260,6 +262,12 @@ async function ingestionSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function ledgersFromDatastoreSection(): Promise<void> {
+  const r = await runLedgersFromDatastoreBench(CFG.ledgersFromDatastore, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const date = new Date().toISOString();
@@ -274,23 +282,25 @@ await section('contract invocations per second', ['Contract invocations applied 
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
 await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
+await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 
-// getEvents: its own section after the table (a failure is reported there, not as table rows)
+// getEvents and queryEvents: their own section after the table (a failure is reported there, not as table rows)
+const EVENTS_SECTION = 'events: getEvents and queryEvents';
 let eventsMarkdown: string | undefined;
-if (!SKIP_EVENTS && !ONLY) {
-  log('getEvents benchmark...');
+if (!SKIP_EVENTS && (!ONLY || ONLY.some((w) => EVENTS_SECTION.includes(w)))) {
+  log(`${EVENTS_SECTION}...`);
   try {
     const res = await runEventsBench({ ...(QUICK ? QUICK_EVENTS_OPTIONS : DEFAULT_EVENTS_OPTIONS), log: (m) => log(m) });
     eventsMarkdown = res.markdown;
     process.stdout.write(`\n${res.summary.join('\n')}\n`);
   } catch (e) {
     const why = (e as Error).message.split('\n').slice(0, 6).join(' / ');
-    log(`getEvents benchmark failed: ${why}`);
-    eventsMarkdown = `<!-- events-bench:start -->\n## getEvents benchmark\n\nNot measured: \`${why}\`\n<!-- events-bench:end -->\n`;
+    log(`${EVENTS_SECTION} failed: ${why}`);
+    eventsMarkdown = `<!-- events-bench:start -->\n## getEvents and queryEvents benchmark\n\nNot measured: \`${why}\`\n<!-- events-bench:end -->\n`;
   }
 }
 

@@ -24,7 +24,7 @@ SOROBAN_SDK_BUILD_SYSTEM_SUPPORTS_SPEC_SHAKING_V2=1 \
 RUSTC="$RUSTC_BIN" RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=wasm-ld" CARGO_TARGET_DIR="$TARGET_DIR" \
   "$CARGO_BIN" build --locked --release --target wasm32v1-none "${BUILD_STD[@]}"
 mkdir -p wasm
-for crate in counter auth caller errors storage; do
+for crate in counter auth caller errors storage registry; do
   cp "$TARGET_DIR/wasm32v1-none/release/lumen_test_${crate}.wasm" "wasm/${crate}.wasm"
 done
 ls -l wasm

@@ -4,8 +4,8 @@
 // same ingestion, and the RPC methods read only storage.
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { isFollower, type Config } from './config/config.ts';
-import type { Store } from './store/types.ts';
+import { isFollower, servedDatastore, type Config } from './config/config.ts';
+import type { LedgerArchive, Store } from './store/types.ts';
 import { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from './sources/standaloneNetwork.ts';
 import { Faucet } from './faucet/faucet.ts';
@@ -27,6 +27,8 @@ import { Simulator } from './host/simulator.ts';
 import { CoreSubmitter } from './core/coreSubmitter.ts';
 import { createFollowIngester } from './sources/followedNetwork.ts';
 import { createPublisher } from './sources/standalonePublishing.ts';
+import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
+import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 
 /** How long heavy requests must have been quiet before memory is handed back. */
 const MEMORY_RELIEF_QUIET_MS = 2_000;
@@ -49,13 +51,15 @@ interface LedgerSide {
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
   checkNetwork(store, config);
-  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger);
-  const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
-  // simulateTransaction: the native host reads the same database (its own read-only connections).
+  // simulateTransaction (and the faucet's contract fundings): the native host reads the same
+  // database (its own read-only connections).
   const simulator = new Simulator({
     dbPath: config.dbPath, networkPassphrase: config.networkPassphrase,
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
+  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger, simulator);
+  const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
+  const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   // the addon is asked for at the first relief, not at start
   const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
@@ -70,7 +74,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   }));
   const http = createHttpServer({
     config, methods, logger, metrics: getMetrics(), connections,
-    ctx: { store, config, node, submitter: side.submitter, simulator, heavy },
+    ctx: { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive },
     registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });
   const { host, port } = await http.listen();
@@ -78,7 +82,10 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const admin = createAdminServer({ config, logger, metrics: getMetrics() });
   if (admin) logger.info(await admin.listen(), 'admin endpoint serving /metrics');
   side.start(url, node);
-  logger.info({ url, passphrase: config.networkPassphrase, db: config.dbPath, ...side.describe }, 'lumen-rpc is serving');
+  logger.info({
+    url, passphrase: config.networkPassphrase, db: config.dbPath, ...side.describe,
+    ...(ledgerArchive ? { ledgersBeyondWindow: ledgerArchive.description } : {}),
+  }, 'lumen-rpc is serving');
   let closed = false;
   return {
     url,
@@ -104,7 +111,25 @@ function checkNetwork(store: Store, config: Config): void {
   if (stored === undefined) store.setMetadata('networkPassphrase', config.networkPassphrase);
 }
 
-function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
+/**
+ * --serve-ledgers-from-datastore: the datastore getLedgers reads ledgers older than the window from.
+ * Refused at start when the node knows no datastore. Its manifest is checked in the background (a
+ * bucket may be slow to answer); until it reads, requests beyond the window get -32603.
+ */
+function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | undefined {
+  if (!config.serveLedgersFromDatastore) return undefined;
+  const location = servedDatastore(config);
+  if (!location) {
+    throw new Error('--serve-ledgers-from-datastore needs a datastore: --datastore, a --network with a public data lake, '
+      + 'or on the standalone network --publish-datastore');
+  }
+  // within getLedgers' 10 s: a failed file read is tried once more, then answered as an error
+  const source = openDatastoreSource(location, { networkPassphrase: config.networkPassphrase, http: { timeoutMs: 4_000, retries: 1 } });
+  source.config().catch((e: unknown) => logger.error({ err: e }, 'the datastore getLedgers serves old ledgers from cannot be read'));
+  return new DatastoreLedgerArchive(source, { logger });
+}
+
+function standalone(store: Store, config: Config, logger: Logger, simulator: Simulator): LedgerSide {
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
     perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
@@ -118,7 +143,7 @@ function standalone(store: Store, config: Config, logger: Logger): LedgerSide {
     onLedgerStored: publisher,
   });
   network.init();
-  const faucet = config.friendbot ? new Faucet(network, store, logger) : undefined;
+  const faucet = config.friendbot ? new Faucet(network, store, simulator, logger) : undefined;
   return {
     submitter: network,
     registerRoutes(app) {

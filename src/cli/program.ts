@@ -11,7 +11,9 @@ const program = new Command('lumen-rpc').description('A Stellar smart-contract J
 
 function withConfigOptions(cmd: Command): Command {
   for (const o of options) {
-    cmd.option(`--${o.flag} <value>`, o.help + (o.values ? ` (${o.values.join('|')})` : ''));
+    // a switch alone means true (`--serve-ledgers-from-datastore`, as the reference's flags); `--friendbot false` still works
+    const value = o.kind === 'bool' ? '[value]' : '<value>';
+    cmd.option(`--${o.flag} ${value}`, o.help + (o.values ? ` (${o.values.join('|')})` : ''));
   }
   return cmd
     .option('--config-path <file>', 'TOML configuration file (env LUMEN_RPC_CONFIG_PATH)')

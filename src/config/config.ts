@@ -45,6 +45,7 @@ export interface Config {
   stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
   stellarCoreTimeout: number;             // seconds
   friendbotUrl: string;                   // getNetwork's friendbotUrl when following
+  serveLedgersFromDatastore: boolean;     // getLedgers beyond the retention window, from servedDatastore()
   // the standalone network publishing itself for followers
   publishDatastore: string;               // folder: write every ledger as a SEP-54 datastore file
   publishHistoryArchive: string;          // folder: write a history archive checkpoint every 64 ledgers
@@ -99,6 +100,17 @@ export const networkPresets: Record<NetworkName, { passphrase: string; historyAr
 export const isFollower = (c: Config): boolean =>
   c.network !== '' || c.datastore !== '' || c.metaStream !== '' || c.stellarCoreBinaryPath !== '';
 
+/**
+ * The datastore getLedgers reads ledgers older than the window from (--serve-ledgers-from-datastore):
+ * the one followed (--datastore), else the network preset's data lake (a node following a meta
+ * stream or captive core), else the standalone network's own published one; "" when there is none.
+ */
+export function servedDatastore(c: Config): string {
+  if (c.datastore) return c.datastore;
+  if (c.network) return networkPresets[c.network].datastore;
+  return isFollower(c) ? '' : c.publishDatastore;
+}
+
 export const defaultConfig: Config = {
   endpoint: 'localhost:8000',
   adminEndpoint: '',
@@ -138,6 +150,7 @@ export const defaultConfig: Config = {
   stellarCoreUrl: 'http://localhost:11626',
   stellarCoreTimeout: 2,
   friendbotUrl: '',
+  serveLedgersFromDatastore: false,
   publishDatastore: '',
   publishHistoryArchive: '',
   preflightWorkerCount: availableParallelism(),
@@ -150,7 +163,7 @@ export const defaultConfig: Config = {
     default: 1000, sendTransaction: 500, simulateTransaction: 100, getFeeStats: 100,
   },
   methodMaxDurations: {
-    default: 5, getEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
+    default: 5, getEvents: 10, queryEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,

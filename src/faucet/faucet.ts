@@ -1,131 +1,125 @@
-// The standalone network's faucet. Requests that arrive together are funded by one root-account
-// transaction (one CreateAccount each), so any number of clients can be funded per ledger; each
-// answer is sent only once the transaction is applied and stored, so a client's next getTransaction
-// already sees it.
-import { xdr } from '@stellar/stellar-sdk';
+// The standalone network's faucet. Accounts (G...) that ask together are created by one root-account
+// transaction (one CreateAccount each), so any number of clients can be funded per ledger; a
+// contract address (C...) is sent the starting balance through the native asset contract, one
+// transfer per transaction (see contractFunding.ts). The root account sends one transaction at a
+// time, so requests are served in arrival order, a batch of accounts or one contract per ledger.
+// Each answer is sent only once its transaction is applied and stored, so a client's next
+// getTransaction already sees it.
+import { StrKey } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
-import type { Store } from '../store/types.ts';
+import type { Store, StoredTransaction } from '../store/types.ts';
 import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
-import { accountIdFromStrKey, accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';
-import { frameOf } from '../ledger/transactionFrame.ts';
-import { rootSigner } from '../ledger/rootAccount.ts';
+import type { Simulator } from '../host/simulator.ts';
+import { nativeAvailable } from '../host/native.ts';
+import { accountIdFromStrKey, accountKey, encodeLedgerKey, type AccountId } from '../xdr/codec.ts';
+import { BASE_FEE } from '../ledger/genesis.ts';
+import { ContractFunding } from './contractFunding.ts';
+import { RootTransactions, fundedBody } from './rootTransactions.ts';
+import {
+  accountAlreadyFunded, badRequest, contractAlreadyFunded, invalidAddress, serverError, type FaucetAnswer,
+} from './problems.ts';
+
+export type { FaucetAnswer } from './problems.ts';
 
 export const STARTING_BALANCE = 10_000n * 10_000_000n; // 10,000 XLM, as the public friendbots give
 const MAX_OPS = 100;
 
-export interface FaucetAnswer { status: number; body: Record<string, unknown> }
+type Destination = { kind: 'account'; id: AccountId } | { kind: 'contract'; id: Uint8Array };
 
-interface Request { address: string; resolve: (a: FaucetAnswer) => void }
+interface Request { address: string; to: Destination; resolve: (a: FaucetAnswer) => void }
+
+/** A G... account or C... contract address, or undefined for anything else. */
+function destinationOf(address: string): Destination | undefined {
+  if (StrKey.isValidEd25519PublicKey(address)) return { kind: 'account', id: accountIdFromStrKey(address) };
+  if (StrKey.isValidContract(address)) return { kind: 'contract', id: StrKey.decodeContract(address) };
+  return undefined;
+}
 
 export class Faucet {
   private readonly pending: Request[] = [];
   private busy = false;
-  private readonly network: StandaloneNetwork;
   private readonly store: Store;
   private readonly log: Logger;
+  private readonly root: RootTransactions;
+  /** Absent without the Soroban host addon: the network then takes no contract transactions. */
+  private readonly contracts: ContractFunding | undefined;
 
-  constructor(network: StandaloneNetwork, store: Store, logger: Logger) {
-    this.network = network;
+  constructor(network: StandaloneNetwork, store: Store, simulator: Simulator, logger: Logger) {
     this.store = store;
     this.log = logger;
+    this.root = new RootTransactions(network, store);
+    this.contracts = nativeAvailable() ? new ContractFunding({ store, simulator, root: this.root, networkId: network.networkId }) : undefined;
   }
 
   fund(address: string): Promise<FaucetAnswer> {
-    let id;
-    try { id = accountIdFromStrKey(address); } catch {
-      return Promise.resolve(problem(400, `invalid address "${address}": only G... account addresses can be funded here`));
+    const to = destinationOf(address);
+    if (!to) return Promise.resolve(invalidAddress());
+    if (to.kind === 'contract' && !this.contracts) {
+      return Promise.resolve(invalidAddress('contract addresses are not supported or enabled'));
     }
-    if (this.store.entry(encodeLedgerKey(accountKey(id)))) return Promise.resolve(alreadyFunded());
-    return new Promise((resolve) => { this.pending.push({ address, resolve }); void this.pump(); });
+    const funded = this.alreadyFunded(to);
+    if (funded) return Promise.resolve(funded);
+    return new Promise((resolve) => { this.pending.push({ address, to, resolve }); void this.pump(); });
+  }
+
+  /** friendbot's check: an account that exists, a contract holding the starting balance. */
+  private alreadyFunded(to: Destination): FaucetAnswer | undefined {
+    if (to.kind === 'account') return this.store.entry(encodeLedgerKey(accountKey(to.id))) ? accountAlreadyFunded() : undefined;
+    return this.contracts!.balance(to.id) >= STARTING_BALANCE ? contractAlreadyFunded() : undefined;
   }
 
   private async pump(): Promise<void> {
     if (this.busy || this.pending.length === 0) return;
     this.busy = true;
-    const batch: Request[] = [];
-    const waiting: Request[] = [];
-    const seen = new Set<string>();
-    for (const r of this.pending.splice(0)) {
-      // the same address twice in one transaction would fail it: the repeat waits for the next one
-      if (seen.has(r.address) || batch.length === MAX_OPS) waiting.push(r);
-      else { seen.add(r.address); batch.push(r); }
-    }
-    this.pending.push(...waiting);
+    const batch = this.nextBatch();
     try {
       await this.fundBatch(batch);
     } catch (e) {
       this.log.error({ err: e }, 'faucet transaction failed');
-      for (const r of batch) r.resolve(problem(500, `funding failed: ${(e as Error).message}`));
+      for (const r of batch) r.resolve(serverError(`funding failed: ${(e as Error).message}`));
     } finally {
       this.busy = false;
       void this.pump();
     }
   }
 
+  /** The oldest request, with every other account request that fits beside it if it is an account's. */
+  private nextBatch(): Request[] {
+    const first = this.pending.shift()!;
+    if (first.to.kind === 'contract') return [first];
+    const batch = [first];
+    const seen = new Set([first.address]);
+    for (let i = 0; i < this.pending.length && batch.length < MAX_OPS; i++) {
+      const r = this.pending[i];
+      // the same address twice in one transaction would fail it: the repeat waits for the next one
+      if (r.to.kind !== 'account' || seen.has(r.address)) continue;
+      seen.add(r.address);
+      batch.push(r);
+      this.pending.splice(i--, 1);
+    }
+    return batch;
+  }
+
   private async fundBatch(batch: Request[]): Promise<void> {
+    // funded meanwhile (by a request just before, or by anyone)
     const fresh = batch.filter((r) => {
-      if (!this.store.entry(encodeLedgerKey(accountKey(accountIdFromStrKey(r.address))))) return true;
-      r.resolve(alreadyFunded());
-      return false;
+      const funded = this.alreadyFunded(r.to);
+      if (funded) r.resolve(funded);
+      return !funded;
     });
     if (fresh.length === 0) return;
-    const root = rootSigner(this.network.networkId);
-    const rootEntry = this.store.entry(encodeLedgerKey(accountKey({ type: 0, ed25519: root.publicKey })));
-    if (!rootEntry) throw new Error('the root account is missing');
-    const rootData = decodeLedgerEntry(rootEntry.entry).data;
-    if (rootData.type !== 0) throw new Error('the root key is not an account');
-    const tx: xdr.TransactionWire = {
-      sourceAccount: { type: 0, ed25519: root.publicKey },
-      fee: 100 * fresh.length,
-      seqNum: rootData.account.seqNum + 1n,
-      cond: { type: 0 },
-      memo: { type: 0 },
-      operations: fresh.map((r): xdr.OperationWire => ({
-        sourceAccount: null,
-        body: { type: 0, createAccountOp: { destination: accountIdFromStrKey(r.address), startingBalance: STARTING_BALANCE } },
-      })),
-      ext: { v: 0 },
-    };
-    const unsigned: xdr.TransactionEnvelopeWire = { type: 2, v1: { tx, signatures: [] } };
-    const hash = frameOf(unsigned, this.network.networkId).hash;
-    const signed: xdr.TransactionEnvelopeWire = {
-      type: 2, v1: { tx, signatures: [{ hint: root.hint, signature: root.sign(hash) }] },
-    };
-    const frame = frameOf(signed, this.network.networkId);
-    const submitted = this.network.submitFrame(frame);
-    if (submitted.status !== 'PENDING') {
-      const detail = submitted.errorResult ? ` (${toBase64(submitted.errorResult)})` : '';
-      throw new Error(`root transaction was ${submitted.status}${detail}`);
-    }
-    await this.network.waitForTransaction(frame.hashHex);
-    const stored = this.store.transactionByHash(frame.hash)!;
-    const body = {
-      id: toHex(stored.hash),
-      hash: toHex(stored.hash),
-      ledger: stored.ledgerSequence,
-      successful: stored.successful,
-      envelope_xdr: toBase64(stored.envelope),
-      result_xdr: toBase64(stored.result),
-      result_meta_xdr: toBase64(stored.meta),
-    };
-    for (const r of fresh) r.resolve(stored.successful ? { status: 200, body } : problem(400, `funding transaction failed (${body.result_xdr})`));
+    const first = fresh[0].to;
+    const stored = first.kind === 'contract'
+      ? await this.contracts!.fund(first.id, STARTING_BALANCE)
+      : await this.createAccounts(fresh.flatMap((r) => (r.to.kind === 'account' ? [r.to.id] : [])));
+    const body = fundedBody(stored);
+    for (const r of fresh) r.resolve(stored.successful ? { status: 200, body } : badRequest(`funding transaction failed (${body.result_xdr})`));
   }
-}
 
-function problem(status: number, detail: string): FaucetAnswer {
-  return { status, body: { type: 'about:blank', title: status === 400 ? 'Bad Request' : 'Internal Server Error', status, detail } };
-}
-
-/**
- * An account that exists already: HTTP 400, with both texts clients take for "already funded".
- * stellar-cli's `keys fund` looks for today's friendbot text ("account already funded to starting
- * balance"), the JS SDK's requestAirdrop for the failed CreateAccount result the older friendbot sent.
- */
-function alreadyFunded(): FaucetAnswer {
-  const result: xdr.TransactionResultWire = {
-    feeCharged: 100n,
-    result: { code: -1, results: [{ code: 0, tr: { type: 0, createAccountResult: { code: -4 } } }] },
-    ext: { v: 0 },
-  };
-  return problem(400, `account already funded to starting balance; createAccountAlreadyExist (${toBase64(xdr.TransactionResult.schema.encode(result))})`);
+  private createAccounts(accounts: AccountId[]): Promise<StoredTransaction> {
+    return this.root.submit(this.root.transaction(BASE_FEE * accounts.length, accounts.map((destination) => ({
+      sourceAccount: null,
+      body: { type: 0, createAccountOp: { destination, startingBalance: STARTING_BALANCE } },
+    }))));
+  }
 }

@@ -3,13 +3,13 @@
 // back from the node right after the faucet answers; a node a ledger behind would say NOT_FOUND.
 import type { FastifyInstance } from 'fastify';
 import type { StoreReader } from '../store/types.ts';
-import { mountFriendbot } from './routes.ts';
+import { mountFriendbot, requestedAddress } from './routes.ts';
 
 export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: string; store: StoreReader; waitMs?: number }): void {
   mountFriendbot(app, async (req, reply) => {
-    const addr = (req.query as Record<string, unknown>)?.addr;
+    const addr = requestedAddress(req);
     const url = new URL(opts.upstream);
-    if (typeof addr === 'string') url.searchParams.set('addr', addr);
+    if (addr !== '') url.searchParams.set('addr', addr);
     let res: Response;
     try {
       res = await fetch(url, { method: req.method === 'POST' ? 'POST' : 'GET', signal: AbortSignal.timeout(30_000) });

@@ -1,5 +1,6 @@
-// Where the faucet answers: GET or POST /friendbot?addr=G..., as the public friendbots do. Both the
-// standalone network's faucet and a follower's proxy mount there.
+// Where the faucet answers: GET or POST /friendbot?addr=G...|C..., as the public friendbots do (a
+// POST may also carry `addr` as a form field). Both the standalone network's faucet and a
+// follower's proxy mount there.
 import type { FastifyInstance } from 'fastify';
 import type { Faucet } from './faucet.ts';
 import { clientKey, type FaucetRateLimiter } from './rateLimit.ts';
@@ -9,13 +10,35 @@ export interface FriendbotReply {
   header(name: string, value: string): FriendbotReply;
   send(b: unknown): unknown;
 }
-export type FriendbotHandler = (req: { query: unknown; method: string; ip: string }, reply: FriendbotReply) => Promise<unknown>;
+export type FriendbotHandler = (req: { query: unknown; body?: unknown; method: string; ip: string }, reply: FriendbotReply) => Promise<unknown>;
 
 export function mountFriendbot(app: FastifyInstance, handler: FriendbotHandler): void {
-  for (const path of ['/friendbot', '/friendbot/']) {
-    app.get(path, handler);
-    app.post(path, handler);
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    for (const path of ['/friendbot', '/friendbot/']) {
+      scope.get(path, handler);
+      scope.post(path, handler);
+    }
+  });
+}
+
+/**
+ * The address asked for, '' when none: as Go's Request.Form, which friendbot reads, a form field in
+ * the body wins over the query string's.
+ */
+export function requestedAddress(req: { query: unknown; body?: unknown }): string {
+  for (const source of [req.body, req.query]) {
+    const addr = (source as Record<string, unknown> | undefined)?.addr;
+    if (typeof addr === 'string' && addr !== '') return addr;
   }
+  return '';
+}
+
+/** friendbot's content types: a problem (RFC 7807) for errors, HAL for the funding transaction. */
+export function contentTypeFor(status: number): string {
+  return status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/hal+json; charset=utf-8';
 }
 
 /**
@@ -25,8 +48,8 @@ export function mountFriendbot(app: FastifyInstance, handler: FriendbotHandler):
  */
 export function registerFaucetRoutes(app: FastifyInstance, faucet: Faucet, limiter?: FaucetRateLimiter): void {
   mountFriendbot(app, async (req, reply) => {
-    const addr = (req.query as Record<string, unknown>)?.addr;
-    if (limiter && typeof addr === 'string' && addr !== '') {
+    const addr = requestedAddress(req);
+    if (limiter && addr !== '') {
       const decision = limiter.take(clientKey(req.ip));
       if (!decision.allowed) {
         return reply.code(429).header('retry-after', String(decision.retryAfterSeconds))
@@ -35,7 +58,7 @@ export function registerFaucetRoutes(app: FastifyInstance, faucet: Faucet, limit
           .send({ type: 'https://stellar.org/horizon-errors/rate_limit_exceeded', title: 'Rate Limit Exceeded', status: 429, detail: decision.detail });
       }
     }
-    const answer = await faucet.fund(typeof addr === 'string' ? addr : '');
-    return reply.code(answer.status).send(answer.body);
+    const answer = await faucet.fund(addr);
+    return reply.code(answer.status).header('content-type', contentTypeFor(answer.status)).send(answer.body);
   });
 }

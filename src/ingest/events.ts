@@ -131,10 +131,7 @@ export function skipScVal(b: Uint8Array, o: number, depth = 0): number {
     case 2: case 5: case 6: case 7: case 8: case 21: return need(b, o + 8); // error, u64, i64, timepoint, duration, nonce key
     case 9: case 10: return need(b, o + 16);                     // u128, i128
     case 11: case 12: return need(b, o + 32);                    // u256, i256
-    case 13: case 14: case 15: {                                 // bytes, string, symbol
-      const n = readUint32(b, o);
-      return need(b, o + 4 + n + ((4 - (n % 4)) % 4));
-    }
+    case 13: case 14: case 15: case 22: return skipOpaque(b, o);  // bytes, string, symbol, executable tag (CAP-85)
     case 16: {                                                   // vec (optional)
       if (readInt32(b, o) === 0) return o + 4;
       const n = readUint32(b, o + 4);
@@ -147,12 +144,19 @@ export function skipScVal(b: Uint8Array, o: number, depth = 0): number {
     case 19: {                                                   // contract instance: executable, storage map
       const exec = readInt32(b, o);
       o += 4;
-      if (exec === 0) o = need(b, o + 32);
+      if (exec === 0) o = need(b, o + 32);                       // Wasm hash
+      else if (exec === 2) o = skipOpaque(b, skipAddress(b, o)); // external reference (CAP-85): owner, tag
       else if (exec !== 1) throw new EventXdrError(`unknown contract executable type ${exec}`);
       return skipMap(b, o, depth);
     }
     default: throw new EventXdrError(`unknown ScVal type ${type}`);
   }
+}
+
+/** Variable-length opaque data or a string: its length, then the bytes padded to 4. */
+function skipOpaque(b: Uint8Array, o: number): number {
+  const n = readUint32(b, o);
+  return need(b, o + 4 + n + ((4 - (n % 4)) % 4));
 }
 
 function skipMap(b: Uint8Array, o: number, depth: number): number {

@@ -14,6 +14,7 @@ import { TxCode } from './resultCodes.ts';
 import { bytesEqual, muxedToAccountId, toHex, type AccountId } from '../xdr/codec.ts';
 import type { LedgerContext } from './ops/types.ts';
 import { nextHeader, headerHash } from './header.ts';
+import { signedStellarValue } from './validator.ts';
 import { u64 } from './encodeCloseMeta.ts';
 import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
 import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
@@ -139,7 +140,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
   const header = nextHeader(prev, {
-    closeTime: opts.closeTime, txSetHash, txSetResultHash,
+    scpValue: signedStellarValue(opts.networkId, txSetHash, opts.closeTime), txSetResultHash,
     bucketListHash: stateHash(prev.header.bucketListHash, txSetHash, txSetResultHash),
     feePool, idPool: root.idPool,
   });

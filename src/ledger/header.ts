@@ -7,13 +7,13 @@ const SKIP_1 = 50, SKIP_2 = 5000, SKIP_3 = 50000, SKIP_4 = 500000;
 export const headerHash = (h: LedgerHeader): Uint8Array => sha256(xdr.LedgerHeader.schema.encode(h));
 
 export function nextHeader(prev: { header: LedgerHeader; hash: Uint8Array }, parts: {
-  closeTime: bigint; txSetHash: Uint8Array; txSetResultHash: Uint8Array; bucketListHash: Uint8Array; feePool: bigint; idPool: bigint;
+  scpValue: xdr.StellarValueWire; txSetResultHash: Uint8Array; bucketListHash: Uint8Array; feePool: bigint; idPool: bigint;
 }): LedgerHeader {
   const header: LedgerHeader = {
     ...prev.header,
     ledgerSeq: prev.header.ledgerSeq + 1,
     previousLedgerHash: prev.hash,
-    scpValue: { txSetHash: parts.txSetHash, closeTime: parts.closeTime, upgrades: [], ext: { v: 0 } },
+    scpValue: parts.scpValue,
     txSetResultHash: parts.txSetResultHash,
     bucketListHash: parts.bucketListHash,
     feePool: parts.feePool,

@@ -60,65 +60,95 @@ export function accountSigners(account: xdr.AccountEntryWire): xdr.SignerWire[] 
   return signers;
 }
 
+/** Protocol 28's bound on one transaction's ed25519 verifications (core's TX_ED25519_VERIFY_BUDGET). */
+export const TX_ED25519_VERIFY_BUDGET = 1000;
+const ED25519_VERIFY_BUDGET_PROTOCOL = 28;
+
+/**
+ * One transaction's signatures, checked against signer lists as stellar-core's SignatureChecker
+ * does, in its order: pre-authorized transactions, then sha256(x) signers, ed25519 signers and
+ * signed-payload signers; within a kind, each signature in turn against the signers still unmatched.
+ * The order decides which signatures count as used once a threshold is reached early, and how many
+ * verifications are spent: from protocol 28 a checker stops after TX_ED25519_VERIFY_BUDGET of them
+ * (every ed25519 verification whose hint matches, remembered verdicts included, as core counts
+ * cache hits), and the signers it could not check fail the threshold.
+ */
 export class SignatureChecker {
   private readonly used: boolean[];
   private readonly txHash: Uint8Array;
   private readonly signatures: xdr.DecoratedSignatureWire[];
+  private readonly budgeted: boolean;
+  /** Ed25519 verifications this checker has done (for every check it served). */
+  verifications = 0;
 
-  constructor(txHash: Uint8Array, signatures: xdr.DecoratedSignatureWire[]) {
+  constructor(txHash: Uint8Array, signatures: xdr.DecoratedSignatureWire[], protocolVersion = ED25519_VERIFY_BUDGET_PROTOCOL) {
     this.txHash = txHash;
     this.signatures = signatures;
     this.used = signatures.map(() => false);
+    this.budgeted = protocolVersion >= ED25519_VERIFY_BUDGET_PROTOCOL;
   }
+
+  private get overBudget(): boolean { return this.budgeted && this.verifications >= TX_ED25519_VERIFY_BUDGET; }
 
   /** True when the signatures reach `needed` weight among `signers`. A needed weight of 0 still requires one signer. */
   check(signers: xdr.SignerWire[], needed: number): boolean {
     let total = 0;
-    // pre-authorized transaction signers need no signature: the hash is the proof
+    const add = (weight: number): boolean => { total += Math.min(weight, 255); return total >= needed; };
+    const ed25519: xdr.SignerWire[] = [], hashX: xdr.SignerWire[] = [], signedPayload: xdr.SignerWire[] = [];
     for (const s of signers) {
-      if (s.key.type === 1 && bytesEqual(s.key.preAuthTx, this.txHash)) {
-        total += Math.min(s.weight, 255);
-        if (total >= needed) return true;
+      switch (s.key.type) {
+        case 0: ed25519.push(s); break;
+        // pre-authorized transaction signers need no signature: the hash is the proof
+        case 1: if (bytesEqual(s.key.preAuthTx, this.txHash) && add(s.weight)) return true; break;
+        case 2: hashX.push(s); break;
+        case 3: signedPayload.push(s); break;
       }
     }
-    for (const s of signers) {
-      if (s.key.type === 1) continue;
-      const i = this.findSignature(s.key);
-      if (i < 0) continue;
-      this.used[i] = true;
-      total += Math.min(s.weight, 255);
-      if (total >= needed) return true;
-    }
-    return false;
+    if (this.matchAll(hashX, add)) return true;
+    if (this.matchAll(ed25519, add)) return true;
+    if (this.overBudget) return false;
+    return this.matchAll(signedPayload, add);
   }
 
   allUsed(): boolean { return this.used.every(Boolean); }
 
-  private findSignature(key: xdr.SignerKeyWire): number {
-    for (let i = 0; i < this.signatures.length; i++) {
-      const sig = this.signatures[i];
-      const hint = sig.hint as Uint8Array;
-      const signature = sig.signature as Uint8Array;
-      switch (key.type) {
-        case 0: // ed25519
-          if (bytesEqual(hint, hintOf(key.ed25519)) && verifyEd25519(key.ed25519, this.txHash, signature)) return i;
-          break;
-        case 2: // sha256(x): the signature is x
-          if (bytesEqual(hint, hintOf(key.hashX)) && bytesEqual(sha256(signature), key.hashX)) return i;
-          break;
-        case 3: { // ed25519 signed payload: the hint mixes the key's and the payload's
-          const { ed25519, payload } = key.ed25519SignedPayload;
-          const keyHint = hintOf(ed25519);
-          const padded = new Uint8Array(4);
-          const tail = payload.length >= 4 ? payload.subarray(payload.length - 4) : payload;
-          padded.set(tail);
-          const expected = keyHint.map((b, j) => b ^ padded[j]);
-          if (bytesEqual(hint, expected) && verifyEd25519(ed25519, payload, signature)) return i;
-          break;
-        }
-      }
+  /** Each signature against the unmatched signers of one kind; true once `add` reaches the threshold. */
+  private matchAll(signers: xdr.SignerWire[], add: (weight: number) => boolean): boolean {
+    for (let i = 0; i < this.signatures.length && signers.length > 0; i++) {
+      const j = signers.findIndex((s) => this.verifies(this.signatures[i], s.key));
+      if (j < 0) continue;
+      this.used[i] = true;
+      if (add(signers[j].weight)) return true;
+      signers.splice(j, 1);
     }
-    return -1;
+    return false;
+  }
+
+  private verifies(sig: xdr.DecoratedSignatureWire, key: xdr.SignerKeyWire): boolean {
+    const hint = sig.hint as Uint8Array;
+    const signature = sig.signature as Uint8Array;
+    switch (key.type) {
+      case 0: // ed25519
+        return bytesEqual(hint, hintOf(key.ed25519)) && this.verifyCounted(key.ed25519, this.txHash, signature);
+      case 2: // sha256(x): the signature is x
+        return bytesEqual(hint, hintOf(key.hashX)) && bytesEqual(sha256(signature), key.hashX);
+      case 3: { // ed25519 signed payload: the hint mixes the key's and the payload's
+        const { ed25519, payload } = key.ed25519SignedPayload;
+        const padded = new Uint8Array(4);
+        padded.set(payload.length >= 4 ? payload.subarray(payload.length - 4) : payload);
+        const expected = hintOf(ed25519).map((b, j) => b ^ padded[j]);
+        return bytesEqual(hint, expected) && this.verifyCounted(ed25519, payload, signature);
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** An ed25519 verification whose hint matched: spent from the budget unless the signature is malformed. */
+  private verifyCounted(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+    if (this.overBudget) return false;
+    if (signature.length === 64) this.verifications++;
+    return verifyEd25519(publicKey, message, signature);
   }
 }
 

@@ -45,7 +45,7 @@ type Signatures = Pick<SignatureChecker, 'check' | 'allUsed'>;
 const signaturesTakenAsValid: Signatures = { check: () => true, allUsed: () => true };
 
 function signaturesOf(hash: Uint8Array, signatures: xdr.DecoratedSignatureWire[], ctx: ValidationContext): Signatures {
-  return ctx.skipSignatureVerification ? signaturesTakenAsValid : new SignatureChecker(hash, signatures);
+  return ctx.skipSignatureVerification ? signaturesTakenAsValid : new SignatureChecker(hash, signatures, ctx.ledger.protocolVersion);
 }
 
 const LEVEL_INDEX: Record<ThresholdLevel, number> = { low: 1, medium: 2, high: 3 };

@@ -10,11 +10,16 @@ export const ErrorCode = {
   systemError: -32098,
 } as const;
 
+/**
+ * `error.data`: a string for every method of the reference (Python's client rejects object-valued
+ * data); an object only for queryEvents, whose specification puts `reason` and its numbers there.
+ */
+export type RpcErrorData = string | Readonly<Record<string, string | number>>;
+
 export class RpcError extends Error {
   readonly code: number;
-  /** Always a string when present: Python's client rejects object-valued `error.data`. */
-  readonly data: string | undefined;
-  constructor(code: number, message: string, data?: string) {
+  readonly data: RpcErrorData | undefined;
+  constructor(code: number, message: string, data?: RpcErrorData) {
     super(message);
     this.code = code;
     this.data = data;

@@ -19,7 +19,8 @@
 //  - unknown method: -32601 "method not found", `data` = the method name (as jrpc2 v1.3.3 does).
 // Then, per method (the reference wraps each handler the same way): the concurrency cap (-32098),
 // params (array -> -32602; null members dropped recursively, then the method's JSON schema; a
-// failure is -32602 "invalid parameters" with a string `data`), the handler with an AbortSignal and
+// failure is -32602 "invalid parameters" with a string `data`, or the method's own invalidParams
+// error), the handler with an AbortSignal and
 // the time limit (-32001), metrics and logs. An RpcError thrown by a handler is sent as it is; any
 // other error becomes -32603 with its message and is logged.
 // Batches: elements run concurrently, answers keep request order and leave out notifications; an
@@ -28,7 +29,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import { ErrorCode, RpcError } from './errors.ts';
+import { ErrorCode, RpcError, type RpcErrorData } from './errors.ts';
 import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
 import { AnswerBudget } from './answerBudget.ts';
 import { JsonChunks, RawJson } from './rawJson.ts';
@@ -77,7 +78,7 @@ export type Answer = string | JsonChunks | null;
 let requestCounter = 0;
 
 /** `{"jsonrpc":"2.0","id":…,"error":{…}}` */
-export function errorResponseText(idText: string, code: number, message: string, data?: string): string {
+export function errorResponseText(idText: string, code: number, message: string, data?: RpcErrorData): string {
   let err = `{"code":${code}`;
   if (message !== '') err += `,"message":${JSON.stringify(message)}`;
   if (data !== undefined) err += `,"data":${JSON.stringify(data)}`;
@@ -162,6 +163,10 @@ export function describeSchemaError(errors: readonly ErrorObject[] | null | unde
   else if (e.keyword === 'additionalProperties' && typeof p.additionalProperty === 'string') msg += `: ${p.additionalProperty}`;
   return msg;
 }
+
+/** The error for params the dispatcher refuses (an array, or against the schema). */
+const paramsError = (method: Method, detail: string): RpcError =>
+  method.invalidParams?.(detail) ?? new RpcError(ErrorCode.invalidParams, 'invalid parameters', detail);
 
 /** Like Go's Duration.String, to the microsecond: "850µs", "12.345ms", "1.5s". */
 function formatDuration(ms: number): string {
@@ -336,14 +341,14 @@ export class Dispatcher {
     } else if (Array.isArray(rawParams)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        new RpcError(ErrorCode.invalidParams, 'invalid parameters', 'params must be an object; positional (array) params are not supported'), budget);
+        paramsError(entry.method, 'params must be an object; positional (array) params are not supported'), budget);
     } else {
       params = stripNulls(rawParams) as Record<string, unknown>;
     }
     if (!entry.validate(params)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        new RpcError(ErrorCode.invalidParams, 'invalid parameters', describeSchemaError(entry.validate.errors)), budget);
+        paramsError(entry.method, describeSchemaError(entry.validate.errors)), budget);
     }
 
     const call = new CallScope(budget);

@@ -130,7 +130,8 @@ export function statusLabelForCode(code: number): string {
 
 /** getEvents -> get_events (the reference's toSnakeCase). */
 export function toSnakeCase(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => '_' + c).toLowerCase();
+  // a character a metric name cannot hold (rpc.discover's dot) becomes '_'
+  return s.replace(/[A-Z]/g, (c) => '_' + c).toLowerCase().replace(/[^a-z0-9_]/g, '_');
 }
 
 export class Metrics {

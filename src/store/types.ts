@@ -1,4 +1,5 @@
-// What ingestion writes and what the RPC methods read. Methods depend only on StoreReader.
+// What ingestion writes and what the RPC methods read. Methods depend only on StoreReader (and
+// getLedgers, beyond the retention window, on LedgerArchive).
 
 export interface LedgerRow {
   sequence: number;
@@ -7,6 +8,27 @@ export interface LedgerRow {
   protocolVersion: number;
   header: Uint8Array;          // LedgerHeaderHistoryEntry XDR
   meta: Uint8Array;            // LedgerCloseMeta XDR
+}
+
+/**
+ * Ledgers older than the store keeps, read from elsewhere (a SEP-54 datastore): what getLedgers
+ * serves beyond the retention window. Read-only, and slow next to the store (files over the network).
+ */
+export interface LedgerArchive {
+  /** For errors and logs: "datastore /data/ledgers". */
+  readonly description: string;
+  /**
+   * The oldest ledger it holds, or undefined when it holds none: then only the store's ledgers are
+   * served. An archive that cannot tell (it cannot be read now) answers ledger 2, as the reference
+   * assumes, so that requests reach it and report its failure. `near` is a ledger likely held (where
+   * a search may start). Resolves undefined once `signal` fires.
+   */
+  firstLedger(near: number, signal: AbortSignal): Promise<number | undefined>;
+  /**
+   * Ledgers `from` .. `from + count - 1`, in order, as the store would give them; rejects when any
+   * of them cannot be read, and with the signal's reason once `signal` fires.
+   */
+  ledgers(from: number, count: number, signal: AbortSignal): Promise<LedgerRow[]>;
 }
 
 export interface TransactionEvents {

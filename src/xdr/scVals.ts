@@ -17,3 +17,6 @@ export function i128Val(amount: bigint): ScVal {
   if (amount < -(1n << 127n) || amount >= 1n << 127n) throw new RangeError('i128 out of range');
   return { type: 10, i128: { hi: amount >> 64n, lo: amount & MASK64 } };
 }
+
+/** The value of an i128 ScVal's parts (hi signed, lo unsigned). */
+export const i128Value = (parts: xdr.Int128PartsWire): bigint => (parts.hi << 64n) | parts.lo;

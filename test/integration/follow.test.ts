@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Account, Asset, Keypair, Operation, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import type { NodeProcess } from './support/nodeProcess.ts';
+import { CHECKPOINT, latest, startA, startB, waitFor } from './support/twoNodes.ts';
 import {
   PASSPHRASE, archivedIndexes, clientFor, contractDataKey, expectSuccess, invoke, invokeOp, sendAndPoll, sym, u32, u64, uploadAndDeploy,
 } from './support/contracts.ts';
@@ -16,47 +17,13 @@ import { pageToEnd } from './support/events.ts';
 import { accountEntry, resultCode } from './support/sdk.ts';
 import { serveFolder } from '../unit/sources/support.ts';
 
-const CHECKPOINT = 63;
 /** What the faucet gives (10,000 XLM), in stroops. */
 const FUNDED = 100_000_000_000n;
-
-async function latest(node: NodeProcess): Promise<number> {
-  return (await node.rpc('getLatestLedger')).result?.sequence ?? 0;
-}
 
 async function oldestLedger(node: NodeProcess): Promise<number> {
   const health = await node.rpc('getHealth');
   assert.ok(health.result, JSON.stringify(health));
   return health.result.oldestLedger;
-}
-
-async function waitFor(what: string, cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function startA(dir: string, args: string[] = []): Promise<NodeProcess> {
-  return startNodeProcess({ args: [
-    '--ledger-close-interval', '50ms', '--log-level', 'warn',
-    '--publish-datastore', join(dir, 'datastore'), '--publish-history-archive', join(dir, 'archive'), ...args,
-  ] });
-}
-
-/** B follows A; `published` is where A's datastore and archive are: its folder, or a URL serving it. */
-function startB(published: string, a: NodeProcess, dbPath?: string): Promise<NodeProcess> {
-  const at = (name: string) => (/^https?:/.test(published) ? `${published}${name}` : join(published, name));
-  return startNodeProcess({
-    dbPath, readyTimeoutMs: 60_000, readyWhenListening: true,
-    args: [
-      '--log-level', 'info', '--network-passphrase', PASSPHRASE,
-      '--datastore', at('datastore'), '--datastore-poll-interval', '20ms',
-      '--history-archive-urls', at('archive'),
-      '--stellar-core-url', a.url, '--friendbot-url', `${a.url}/friendbot`,
-    ],
-  });
 }
 
 /** B's ledgers equal A's, hash for hash, over B's whole range, and so do their transactions. */

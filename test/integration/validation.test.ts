@@ -142,4 +142,33 @@ describe('validation and queue rules', () => {
     assert.equal(after.signers.length, 0);
     assert.equal(after.numSubEntries, 0);
   });
+
+  it('protocol 28: a transaction may spend 1,000 ed25519 verifications; operations checked after that are opBAD_AUTH', async () => {
+    // an account that needs 20 signatures at every threshold: each check verifies 20 of them
+    const owner = await funded(s);
+    const cosigners = Array.from({ length: 19 }, () => Keypair.random());
+    const setup = (await builder(s, owner)).addOperation(Operation.setOptions({ masterWeight: 1, lowThreshold: 20, medThreshold: 20, highThreshold: 20 }));
+    for (const k of cosigners) setup.addOperation(Operation.setOptions({ signer: { ed25519PublicKey: k.publicKey(), weight: 1 } }));
+    const setupTx = setup.build();
+    setupTx.sign(owner);
+    assert.equal((await submit(s, setupTx)).done.status, 'SUCCESS');
+
+    const build = async (ops: number) => {
+      const b2 = await builder(s, owner);
+      for (let i = 0; i < ops; i++) b2.addOperation(payment(b.publicKey(), '0.0000001'));
+      const tx = b2.build();
+      tx.sign(owner, ...cosigners);
+      return tx;
+    };
+    // the source's check and 49 operations' take 1,000 verifications: the 50th and later cannot be checked
+    const r = await s.sendTransaction(await build(100));
+    assert.equal(r.status, 'ERROR');
+    const result = r.errorResult!.toXdrObject() as any;
+    assert.equal(result.result.code, -1 /* txFAILED */);
+    const codes = result.result.results.map((op: { code: number }) => op.code);
+    assert.deepEqual(codes, [...Array(49).fill(0), ...Array(51).fill(-1 /* opBAD_AUTH */)]);
+    // within the budget the same signatures are fine
+    const { done } = await submit(s, await build(49));
+    assert.equal(done.status, 'SUCCESS');
+  });
 });

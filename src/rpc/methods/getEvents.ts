@@ -18,71 +18,36 @@
 // Bounded work: events are read a chunk at a time and rendered one by one, giving the event loop a
 // turn between slices; a page that ends early on the answer budget ends at its last event, as a
 // full page does, so the cursor continues right after it.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { ErrorCode, RpcError } from '../errors.ts';
-import type { EventPosition, EventQuery, StoredEvent } from '../../store/types.ts';
-import {
-  CONTRACT_EVENT_TYPE_NAMES, comparePositions as compare, formatEventId, maxPositionOf, parseContractEvent,
-} from '../../ingest/events.ts';
-import { toBase64, toHex } from '../../xdr/codec.ts';
+import type { EventPosition, EventQuery } from '../../store/types.ts';
+import { comparePositions as compare, formatEventId, maxPositionOf } from '../../ingest/events.ts';
+import { toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';
+import { EventRenderer, eventInfoSchema, fillEventPage, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from './shared/eventPage.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import { Page } from './shared/page.ts';
-import { xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
-
-/** The most ledgers one request scans (the reference's LedgerScanLimit). */
-export const LEDGER_SCAN_LIMIT = 10_000;
-
-/** Events read from storage at a time. */
-const READ_CHUNK = 100;
-
-const ledgerStart = (ledger: number): EventPosition => ({ ledger, tx: 0, op: 0, event: 0 });
-const positionOf = (e: StoredEvent): EventPosition => ({ ledger: e.ledger, tx: e.tx, op: e.op, event: e.index });
-
-/** Go's time.Unix(t, 0).UTC().Format(time.RFC3339). */
-export function rfc3339(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** One EventInfo, fields in the reference's order. */
-function eventInfo(e: StoredEvent, format: XdrFormat, contractIds: Map<string, string>): Record<string, unknown> {
-  const parsed = parseContractEvent(e.event);
-  const type = CONTRACT_EVENT_TYPE_NAMES[parsed.type];
-  if (type === undefined) {
-    throw new RpcError(ErrorCode.systemError, `could not parse event: unknown XDR ContractEventType type: ${parsed.type}`);
-  }
-  let contractId = '';
-  if (parsed.contractId) {
-    const key = toHex(parsed.contractId);
-    contractId = contractIds.get(key) ?? StrKey.encodeContract(Buffer.from(parsed.contractId));
-    contractIds.set(key, contractId);
-  }
-  const info: Record<string, unknown> = {
-    type,
-    ledger: e.ledger,
-    ledgerClosedAt: rfc3339(e.closeTime),
-    contractId,
-    id: formatEventId(positionOf(e)),
-    operationIndex: e.op,
-    transactionIndex: e.tx,
-    txHash: toHex(e.txHash),
-    inSuccessfulContractCall: e.successful,
-  };
-  // `topic` is always present (the reference omits an empty list; Python's client requires it).
-  if (format === 'json') {
-    info.topicJson = parsed.topics.map((t) => xdrJson(xdr.ScVal, t));
-    info.valueJson = xdrJson(xdr.ScVal, parsed.value);
-  } else {
-    info.topic = parsed.topics.map(toBase64);
-    info.value = toBase64(parsed.value);
-  }
-  return info;
-}
+import { arrayOf, ledgerSequence, object, unixTimeString } from './shared/schemas.ts';
 
 export const getEvents: Method = {
   name: 'getEvents',
   paramsSchema: getEventsParamsSchema,
+  doc: {
+    summary: 'Contract and system events, filtered, a page at a time',
+    description: 'Scans at most 10,000 ledgers per call from startLedger (or after the cursor). A page that is '
+      + 'not full ends with the cursor of the end of the scanned window: keep paging from it.',
+    result: {
+      name: 'getEventsResult',
+      schema: object({
+        events: arrayOf(eventInfoSchema(true)),
+        cursor: { type: 'string', pattern: '^\\d{19}-\\d{10}$' },
+        latestLedger: ledgerSequence,
+        oldestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+        oldestLedgerCloseTime: unixTimeString,
+      }),
+    },
+  },
   chargesBudget: true,
   handler(params, ctx, call) {
     const req = readEventsRequest(params, ctx.config.maxEventsLimit);
@@ -138,20 +103,7 @@ export const getEvents: Method = {
 
     return ctx.heavy.run(call.signal, async () => {
       const page = new Page(call, limit);
-      const contractIds = new Map<string, string>();
-      const chunk: EventQuery = { ...query };
-      const read = (n: number): StoredEvent[] => {
-        if (compare(chunk.start, chunk.end) >= 0) return [];
-        const found = ctx.store.events({ ...chunk, limit: n });
-        if (found.length > 0) {
-          // the next chunk continues right after the last event read, in the query's order
-          const at = positionOf(found[found.length - 1]);
-          if (query.descending) chunk.end = at;
-          else chunk.start = { ...at, event: at.event + 1 };
-        }
-        return found;
-      };
-      const last = await page.fill(READ_CHUNK, read, (e) => JSON.stringify(eventInfo(e, req.format, contractIds)));
+      const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format, true));
       const cursor = last !== undefined && page.full ? formatEventId(positionOf(last)) : windowEndCursor;
       return page.answer('{"events":', `,"cursor":${JSON.stringify(cursor)},"latestLedger":${latest},"oldestLedger":${oldest},`
         + `"latestLedgerCloseTime":"${range.latest.closeTime}","oldestLedgerCloseTime":"${range.oldest.closeTime}"}`);

@@ -3,7 +3,8 @@
 // sorobanFeeStatsRetentionWindow). Fees and transactionCount are strings, ledgerCount a number.
 import type { LedgerRange, StoreReader } from '../../store/types.ts';
 import type { Method } from './types.ts';
-import { computeFeeDistribution, feeDistributionJson } from './shared/feeDistribution.ts';
+import { computeFeeDistribution, feeDistributionJson, feeDistributionSchema } from './shared/feeDistribution.ts';
+import { ledgerSequence, object } from './shared/schemas.ts';
 
 function windowDistribution(store: StoreReader, range: LedgerRange | undefined, ledgers: number, soroban: boolean) {
   if (!range || ledgers <= 0) return feeDistributionJson(computeFeeDistribution([], 0));
@@ -15,6 +16,17 @@ function windowDistribution(store: StoreReader, range: LedgerRange | undefined, 
 export const getFeeStats: Method = {
   name: 'getFeeStats',
   paramsSchema: { type: 'object' },
+  doc: {
+    summary: 'Inclusion fee statistics of recent ledgers, Soroban and classic apart',
+    result: {
+      name: 'getFeeStatsResult',
+      schema: object({
+        sorobanInclusionFee: feeDistributionSchema,
+        inclusionFee: feeDistributionSchema,
+        latestLedger: ledgerSequence,
+      }),
+    },
+  },
   handler(_params, ctx) {
     const range = ctx.store.ledgerRange();
     return {

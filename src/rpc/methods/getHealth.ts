@@ -6,6 +6,7 @@ import { ErrorCode, RpcError } from '../errors.ts';
 import type { Method } from './types.ts';
 import { formatGoDuration, roundToSeconds } from './shared/go.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
+import { ledgerSequence, object, unixTimeString, uint32 } from './shared/schemas.ts';
 
 const unhealthy = (message: string): RpcError =>
   new RpcError(ErrorCode.internalError, `[${ErrorCode.internalError}] ${message}`);
@@ -13,6 +14,22 @@ const unhealthy = (message: string): RpcError =>
 export const getHealth: Method = {
   name: 'getHealth',
   paramsSchema: { type: 'object' },
+  doc: {
+    summary: 'Whether the node is healthy, and the ledgers it stores',
+    description: 'Answers -32603 when no ledger is stored yet or the latest one closed too long ago '
+      + '(--max-healthy-ledger-latency).',
+    result: {
+      name: 'getHealthResult',
+      schema: object({
+        status: { type: 'string', enum: ['healthy'] },
+        latestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+        oldestLedger: ledgerSequence,
+        oldestLedgerCloseTime: unixTimeString,
+        ledgerRetentionWindow: { ...uint32, description: 'ledgers kept (--history-retention-window)' },
+      }),
+    },
+  },
   handler(_params, ctx) {
     const range = ctx.store.ledgerRange();
     if (!range || range.latest.sequence < 1) throw unhealthy(`data stores are not initialized: ${DB_EMPTY}`);

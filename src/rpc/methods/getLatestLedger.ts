@@ -5,6 +5,7 @@ import { internalError } from '../errors.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import type { LedgerRow } from '../../store/types.ts';
+import { hexHash, ledgerSequence, object, uint32, unixTimeString, xdrOnly } from './shared/schemas.ts';
 
 /** The answer only changes when a ledger closes; it is built once per ledger. */
 let cached: { row: LedgerRow; result: Record<string, unknown> } | undefined;
@@ -12,6 +13,20 @@ let cached: { row: LedgerRow; result: Record<string, unknown> } | undefined;
 export const getLatestLedger: Method = {
   name: 'getLatestLedger',
   paramsSchema: { type: 'object' },
+  doc: {
+    summary: 'The latest stored ledger',
+    result: {
+      name: 'getLatestLedgerResult',
+      schema: object({
+        id: { ...hexHash, description: 'hash of the ledger header' },
+        protocolVersion: uint32,
+        sequence: ledgerSequence,
+        closeTime: unixTimeString,
+        headerXdr: xdrOnly('LedgerHeader'),
+        metadataXdr: xdrOnly('LedgerCloseMeta'),
+      }),
+    },
+  },
   handler(_params, ctx) {
     const latest = ctx.store.latestLedger();
     if (!latest) throw internalError('could not get latest ledger sequence');

@@ -18,6 +18,9 @@ import type { Method } from './types.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
 import { RecentCache } from './shared/recentCache.ts';
 import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
+import {
+  arrayOf, described, ledgerSequence, object, optional, xdrFormatParam, xdrValue,
+} from './shared/schemas.ts';
 
 export const MAX_LEDGER_ENTRY_KEYS = 200;
 const LEDGER_KEY_MAX_BYTES = 16 * 1024;
@@ -86,7 +89,30 @@ export const getLedgerEntries: Method = {
   name: 'getLedgerEntries',
   paramsSchema: {
     type: 'object',
-    properties: { keys: { type: 'array', items: { type: 'string' } }, xdrFormat: { type: 'string' }, ledger: { type: 'integer' } },
+    properties: {
+      keys: { type: 'array', items: { type: 'string' }, description: `up to ${MAX_LEDGER_ENTRY_KEYS} LedgerKeys (base64 XDR); not TTL keys` },
+      xdrFormat: xdrFormatParam,
+      ledger: { type: 'integer', description: 'lumen-rpc extension: answer as of the end of this past ledger (within the entry history, see the README)' },
+    },
+  },
+  doc: {
+    summary: 'Current values of ledger entries',
+    description: 'In the order asked for; keys that are not found are left out. Contract data and code carry '
+      + 'liveUntilLedgerSeq (0 once archived).',
+    params: { keys: { required: true } },
+    result: {
+      name: 'getLedgerEntriesResult',
+      schema: object({
+        entries: arrayOf(object({
+          key: xdrValue('LedgerKey', 'keyJson'),
+          xdr: xdrValue('LedgerEntryData', 'dataJson'),
+          lastModifiedLedgerSeq: ledgerSequence,
+          liveUntilLedgerSeq: optional(described(ledgerSequence, 'contract data and code only: the end of its TTL; 0 when archived')),
+          extXdr: xdrValue('LedgerEntryExt', 'extJson'),
+        })),
+        latestLedger: ledgerSequence,
+      }),
+    },
   },
   handler(params, ctx, call) {
     const format = parseXdrFormat(params.xdrFormat);

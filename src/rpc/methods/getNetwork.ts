@@ -2,10 +2,22 @@
 import { internalError } from '../errors.ts';
 import type { Method } from './types.ts';
 import { latestProtocolVersion } from './shared/ledgerRange.ts';
+import { object, optional, uint32 } from './shared/schemas.ts';
 
 export const getNetwork: Method = {
   name: 'getNetwork',
   paramsSchema: { type: 'object' },
+  doc: {
+    summary: 'The network: passphrase, protocol version and faucet',
+    result: {
+      name: 'getNetworkResult',
+      schema: object({
+        friendbotUrl: optional({ type: 'string', description: 'the faucet; left out when the network has none' }),
+        passphrase: { type: 'string' },
+        protocolVersion: { ...uint32, description: 'protocol version of the latest ledger' },
+      }),
+    },
+  },
   handler(_params, ctx) {
     const protocol = latestProtocolVersion(ctx.store);
     if ('error' in protocol) throw internalError(protocol.error);

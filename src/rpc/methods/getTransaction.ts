@@ -6,8 +6,13 @@ import { JsonChunks } from '../rawJson.ts';
 import type { Method } from './types.ts';
 import { goHexDecode } from './shared/go.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
-import { statusOf, withTransactionFields } from './shared/transactionInfo.ts';
+import {
+  statusOf, transactionStatusSchema, transactionXdrMembers, withTransactionFields,
+} from './shared/transactionInfo.ts';
 import { parseXdrFormat } from './shared/xdrFormat.ts';
+import {
+  described, ledgerSequence, object, uint32, unixTimeString, xdrFormatParam,
+} from './shared/schemas.ts';
 
 function parseHash(hash: string): Uint8Array {
   const length = Buffer.byteLength(hash, 'utf8');
@@ -21,7 +26,31 @@ export const getTransaction: Method = {
   name: 'getTransaction',
   paramsSchema: {
     type: 'object',
-    properties: { hash: { type: 'string' }, xdrFormat: { type: 'string' } },
+    properties: {
+      hash: { type: 'string', description: 'hex hash of the transaction (inner or outer hash of a fee bump)' },
+      xdrFormat: xdrFormatParam,
+    },
+  },
+  doc: {
+    summary: 'One transaction by hash, or NOT_FOUND',
+    description: 'A transaction outside the stored window is NOT_FOUND; the detail members then hold zero values.',
+    params: { hash: { required: true } },
+    result: {
+      name: 'getTransactionResult',
+      schema: object({
+        latestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+        oldestLedger: ledgerSequence,
+        oldestLedgerCloseTime: unixTimeString,
+        status: transactionStatusSchema,
+        txHash: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'the hash asked for, as sent' },
+        applicationOrder: described(uint32, '1-based position of the transaction in its ledger; 0 when NOT_FOUND'),
+        feeBump: { type: 'boolean' },
+        ...transactionXdrMembers(false),
+        ledger: described(ledgerSequence, 'its ledger; 0 when NOT_FOUND'),
+        createdAt: described(unixTimeString, 'close time of its ledger; "0" when NOT_FOUND'),
+      }),
+    },
   },
   handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);

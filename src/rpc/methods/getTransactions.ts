@@ -16,7 +16,8 @@ import {
 } from './shared/pagination.ts';
 import { TOID_TRANSACTION_MASK, toidDecode, toidEncode, transactionCursor } from './shared/toid.ts';
 import { Page } from './shared/page.ts';
-import { transactionInfo } from './shared/transactionInfo.ts';
+import { transactionInfo, transactionInfoSchema } from './shared/transactionInfo.ts';
+import { arrayOf, ledgerSequence, object, unixTime } from './shared/schemas.ts';
 import { formatOf } from './shared/xdrFormat.ts';
 
 /** Where the page starts: the ledger and 1-based application order. */
@@ -39,6 +40,22 @@ const READ_CHUNK = 50;
 export const getTransactions: Method = {
   name: 'getTransactions',
   paramsSchema: paginatedParamsSchema,
+  doc: {
+    summary: 'A page of transactions in application order',
+    description: 'From startLedger, or from the transaction after pagination.cursor, up to pagination.limit '
+      + 'transactions (default 50, at most 200).',
+    result: {
+      name: 'getTransactionsResult',
+      schema: object({
+        transactions: arrayOf(transactionInfoSchema),
+        latestLedger: ledgerSequence,
+        latestLedgerCloseTimestamp: unixTime,
+        oldestLedger: ledgerSequence,
+        oldestLedgerCloseTimestamp: unixTime,
+        cursor: { type: 'string', pattern: '^[0-9]+$', description: 'TOID of the last transaction scanned' },
+      }),
+    },
+  },
   chargesBudget: true,
   handler(params, ctx, call) {
     const { maxTransactionsLimit, defaultTransactionsLimit } = ctx.config;

@@ -10,10 +10,12 @@ import { getNetwork } from './getNetwork.ts';
 import { getTransaction } from './getTransaction.ts';
 import { getTransactions } from './getTransactions.ts';
 import { getVersionInfo } from './getVersionInfo.ts';
+import { queryEvents } from './queryEvents.ts';
+import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
 
-export const methods: Method[] = [
+const served: Method[] = [
   getHealth,
   getNetwork,
   getVersionInfo,
@@ -26,4 +28,7 @@ export const methods: Method[] = [
   simulateTransaction,
   getFeeStats,
   getEvents,
+  queryEvents,
 ];
+
+export const methods: Method[] = [...served, rpcDiscover(served)];

@@ -8,10 +8,14 @@ import { decodeEnvelope } from '../../xdr/transactions.ts';
 import type { Method, SubmitResult } from './types.ts';
 import { CoreExceptionError, CoreStatusError } from '../../core/coreSubmitter.ts';
 import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+import {
+  hexHash, ledgerSequence, object, optional, unixTimeString, xdrFormatParam, xdrList, xdrValue,
+} from './shared/schemas.ts';
 
 /** The reference's cap on the decoded envelope. */
 export const MAX_ENVELOPE_BYTES = 1024 * 1024;
-const STATUSES = new Set(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR']);
+const STATUS_NAMES = ['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR'];
+const STATUSES = new Set(STATUS_NAMES);
 
 function decodeTransaction(text: unknown): { bytes: Uint8Array; envelope: TransactionEnvelope } {
   const bytes = typeof text === 'string' ? decodeBase64Std(text) : undefined;
@@ -40,7 +44,27 @@ export const sendTransaction: Method = {
   name: 'sendTransaction',
   paramsSchema: {
     type: 'object',
-    properties: { transaction: { type: 'string' }, xdrFormat: { type: 'string' } },
+    properties: {
+      transaction: { type: 'string', description: 'a signed TransactionEnvelope (base64 XDR)' },
+      xdrFormat: xdrFormatParam,
+    },
+  },
+  doc: {
+    summary: 'Submits a transaction; does not wait for it to be applied',
+    description: 'Poll getTransaction with the hash for the outcome. ERROR carries the TransactionResult and, '
+      + 'for a refused Soroban transaction, the diagnostic events.',
+    params: { transaction: { required: true } },
+    result: {
+      name: 'sendTransactionResult',
+      schema: object({
+        errorResultXdr: optional(xdrValue('TransactionResult', 'errorResultJson')),
+        diagnosticEventsXdr: optional(xdrList('DiagnosticEvent', 'diagnosticEventsJson')),
+        status: { type: 'string', enum: STATUS_NAMES },
+        hash: { ...hexHash, description: 'the network hash of the envelope (outer hash of a fee bump)' },
+        latestLedger: ledgerSequence,
+        latestLedgerCloseTime: unixTimeString,
+      }),
+    },
   },
   async handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);

@@ -7,8 +7,9 @@ import { PreflightQueueFullError } from '../../host/simulator.ts';
 import type { Simulation } from '../../host/simulator.ts';
 import type { Method } from './types.ts';
 import {
-  ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult,
+  AUTH_MODES, ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult, simulationResultSchema,
 } from './shared/simulation.ts';
+import { xdrFormatParam } from './shared/schemas.ts';
 
 const U32_MAX = 0xffff_ffff;
 
@@ -17,15 +18,22 @@ export const simulateTransaction: Method = {
   paramsSchema: {
     type: 'object',
     properties: {
-      transaction: { type: 'string' },
+      transaction: { type: 'string', description: 'a TransactionEnvelope (base64 XDR) with one Soroban operation; need not be signed' },
       resourceConfig: {
         type: 'object',
-        properties: { instructionLeeway: { type: 'integer', minimum: 0 } },
+        properties: { instructionLeeway: { type: 'integer', minimum: 0, description: 'CPU instructions added to the simulated budget' } },
       },
-      authMode: { type: 'string' },
-      useUpgradedAuth: { type: 'boolean' },
-      xdrFormat: { type: 'string' },
+      authMode: { type: 'string', description: 'default: enforce when the operation carries auth entries, else record' },
+      useUpgradedAuth: { type: 'boolean', description: 'record CAP-71 address credentials (recording modes)' },
+      xdrFormat: xdrFormatParam,
     },
+  },
+  doc: {
+    summary: 'Simulates a Soroban transaction against the latest ledger (preflight)',
+    description: 'Footprint, resource fee, return value, auth entries, events and state changes. Every failure, '
+      + 'bad input included, is a result with `error`, not a JSON-RPC error.',
+    params: { transaction: { required: true }, authMode: { schema: { enum: [...AUTH_MODES] } } },
+    result: { name: 'simulateTransactionResult', schema: simulationResultSchema },
   },
   async handler(params, ctx, { signal }) {
     const plan = planSimulation(params);

@@ -2,11 +2,12 @@
 // sendTransaction, hands the envelope to the submitter; for simulateTransaction, runs the
 // simulator); it never writes storage.
 import type { Config } from '../../config/config.ts';
-import type { StoreReader } from '../../store/types.ts';
+import type { LedgerArchive, StoreReader } from '../../store/types.ts';
 import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
+import type { RpcError } from '../errors.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -52,6 +53,8 @@ export interface MethodContext {
   simulator: TransactionSimulator;
   /** The slots and XDR-to-JSON workers of methods that build large answers. */
   heavy: HeavyWork;
+  /** Ledgers older than the store keeps (--serve-ledgers-from-datastore); absent: the window only. */
+  ledgerArchive?: LedgerArchive;
 }
 
 /** What one call of a method gets besides its params: its limits. */
@@ -67,14 +70,52 @@ export interface MethodCall {
   checkpoint(): Promise<void>;
 }
 
+/** A JSON schema (draft-07, the dialect of OpenRPC 1.3 and of ajv's default). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What the OpenRPC document (rpc.discover) adds to a param's validation schema. */
+export interface ParamDoc {
+  /**
+   * The method cannot do without it. Validation leaves such params optional so that the handler
+   * answers a missing one with the reference's own error; the document says they are needed.
+   */
+  required?: boolean;
+  /**
+   * Members merged over the validation schema in the document only: constraints the handler checks
+   * itself, with the reference's messages (an enum answered in a result's `error`, not -32602).
+   */
+  schema?: JsonSchema;
+}
+
+/** A method as rpc.discover's OpenRPC document describes it. */
+export interface MethodDoc {
+  summary: string;
+  description?: string;
+  /** Per param name; params are otherwise described by `paramsSchema` (properties, descriptions). */
+  params?: Record<string, ParamDoc>;
+  /**
+   * The result as answered with the default xdrFormat (base64 XDR). Members marked with
+   * shared/schemas.ts's xdrValue/xdrList are renamed and carried as JSON under xdrFormat "json"; the
+   * document derives that form (src/rpc/openrpc/xdrJsonForm.ts).
+   */
+  result: { name: string; schema: JsonSchema };
+}
+
 export interface Method {
   name: string;
   /** JSON schema of `params` (an object); members that are null have already been removed. */
   paramsSchema: object;
+  /** For rpc.discover. Every method the node serves has one (a unit test checks); test doubles need none. */
+  doc?: MethodDoc;
   /**
    * True when the handler charges the answer budget itself, item by item (paged methods); the
    * result of any other method is charged whole once built.
    */
   chargesBudget?: boolean;
+  /**
+   * The error for params refused before the handler runs (positional, or against the schema), given
+   * what was wrong; by default -32602 "invalid parameters" with that text as `data`.
+   */
+  invalidParams?(detail: string): RpcError;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

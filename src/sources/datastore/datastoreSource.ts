@@ -22,8 +22,8 @@ export interface DatastoreSourceOptions {
   prefetch?: number;
   /**
    * A ledger known to be in the datastore. Stores that cannot list (HTTP buckets) find latest()
-   * and earliest() by probing outward from a present ledger: the last one handed out, this one, or
-   * ledger 2 (a datastore holding the whole history). Without any of those they answer undefined.
+   * and earliest() by probing outward from a present ledger: the one the caller names, the last one
+   * handed out, this one, or ledger 2 (a datastore holding the whole history). Without any of those they answer undefined.
    */
   knownLedger?: number;
 }
@@ -104,19 +104,31 @@ export class DatastoreSource implements LedgerSource {
     }
   }
 
+  /**
+   * The ledgers of the file holding `ledger` (the ledgers of its batch, in order), or undefined when
+   * the datastore has no such file. For reading old ledgers at random (getLedgers beyond the
+   * retention window); following the tip goes through ledgers().
+   */
+  async fileOf(ledger: number): Promise<RawLedger[] | undefined> {
+    const config = await this.config();
+    const file = await this.fetchFile(ledger, config);
+    return file && this.ledgersOfFile(file, fileRange(ledger, config.ledgersPerBatch));
+  }
+
   async latest(): Promise<number | undefined> {
     const config = await this.config();
     if (this.store.list) return (await this.listedEnd('newest'))?.end;
     return this.probe(config, 'newest');
   }
 
-  async earliest(): Promise<number | undefined> {
+  /** `near`: a ledger likely in the datastore, where probing starts (stores that cannot list). */
+  async earliest(near?: number): Promise<number | undefined> {
     const config = await this.config();
     if (this.store.list) {
       const oldest = await this.listedEnd('oldest');
       return oldest && Math.max(oldest.start, FIRST_LEDGER);
     }
-    const first = await this.probe(config, 'oldest');
+    const first = await this.probe(config, 'oldest', near);
     return first === undefined ? undefined : Math.max(first, FIRST_LEDGER);
   }
 
@@ -195,14 +207,16 @@ export class DatastoreSource implements LedgerSource {
    * search. Assumes the datastore is contiguous (galexie writes it so); a hole would hide the part
    * beyond it.
    */
-  private async probe(config: DatastoreConfig, which: 'newest' | 'oldest'): Promise<number | undefined> {
+  private async probe(config: DatastoreConfig, which: 'newest' | 'oldest', near?: number): Promise<number | undefined> {
     const perFile = config.ledgersPerBatch;
     const present = (index: number) => this.hasFile(index * perFile, config);
     const minIndex = Math.floor(FIRST_LEDGER / perFile);
     const maxIndex = Math.floor(MAX_UINT32 / perFile);
 
     let anchor: number | undefined;
-    for (const ledger of [this.lastSeen, this.knownLedger, FIRST_LEDGER]) {
+    // a datastore holding ledger 2 starts there: one request instead of a search down from elsewhere
+    const anchors = [near, this.lastSeen, this.knownLedger];
+    for (const ledger of which === 'oldest' ? [FIRST_LEDGER, ...anchors] : [...anchors, FIRST_LEDGER]) {
       if (ledger !== undefined && await present(Math.floor(ledger / perFile))) { anchor = Math.floor(ledger / perFile); break; }
     }
     if (anchor === undefined) return undefined;

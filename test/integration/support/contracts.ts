@@ -13,7 +13,7 @@ import { PASSPHRASE, builder, server } from './sdk.ts';
 
 export { PASSPHRASE };
 
-export const CONTRACT_NAMES = ['counter', 'auth', 'caller', 'errors', 'storage'] as const;
+export const CONTRACT_NAMES = ['counter', 'auth', 'caller', 'errors', 'storage', 'registry'] as const;
 export type ContractName = typeof CONTRACT_NAMES[number];
 
 const WASM_DIR = new URL('../../../contracts/wasm/', import.meta.url);

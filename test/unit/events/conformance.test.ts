@@ -242,6 +242,11 @@ test('p23: a real node\'s getEvents response is reproduced exactly (rs-stellar-r
   const db = storeWith('Standalone Network ; February 2017', ledgers);
   try {
     const page = await call(getEvents, { startLedger: 2081, pagination: {} }, db.ctx);
+    // our one addition: each event's pagingToken, equal to its id (the reference dropped it in v23)
+    for (const e of page.events) {
+      assert.equal(e.pagingToken, e.id);
+      delete e.pagingToken;
+    }
     assert.deepEqual(page, fixture);
     assert.equal(JSON.stringify(page), JSON.stringify(fixture), 'same fields in the same order');
   } finally {

@@ -115,11 +115,11 @@ export function expectedEvents(bytes: Uint8Array): ExpectedEvent[] {
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** The fields of a getEvents item that ExpectedEvent covers (closeTime as ledgerClosedAt). */
+/** The fields of a getEvents item that ExpectedEvent covers (closeTime as ledgerClosedAt; pagingToken is the id). */
 export function comparable(e: ExpectedEvent): Record<string, unknown> {
   return {
     type: e.type, ledger: e.ledger, ledgerClosedAt: new Date(e.closeTime * 1000).toISOString().replace('.000Z', 'Z'),
-    contractId: e.contractId, id: e.id, operationIndex: e.operationIndex, transactionIndex: e.transactionIndex,
+    contractId: e.contractId, id: e.id, pagingToken: e.id, operationIndex: e.operationIndex, transactionIndex: e.transactionIndex,
     txHash: e.txHash, inSuccessfulContractCall: e.inSuccessfulContractCall, topic: e.topic, value: e.value,
   };
 }

@@ -56,6 +56,9 @@ test('every ScVal arm is skipped exactly', () => {
     { type: 19, instance: { executable: { type: 0, wasmHash: key }, storage: [{ key: sym('x'), val: { type: 3, u32: 1 } }] } },
     { type: 19, instance: { executable: { type: 1 }, storage: null } },
     { type: 20 }, { type: 21, nonceKey: { nonce: -7n } },
+    // protocol 28 (CAP-85): an executable tag, and an instance whose executable is an external reference
+    { type: 22, executableTag: new xdr.XdrString('fleet-v2') }, { type: 22, executableTag: new xdr.XdrString('') },
+    { type: 19, instance: { executable: { type: 2, externalRef: { executableOwner: { type: 1, contractId: key }, tag: new xdr.XdrString('abcde') } }, storage: null } },
   ] as unknown as xdr.ScValWire[];
   for (const v of values) {
     const b = enc(v);
@@ -65,7 +68,8 @@ test('every ScVal arm is skipped exactly', () => {
     assert.equal(skipScVal(padded, 0), b.length);
     if (b.length > 4) assert.throws(() => skipScVal(b.subarray(0, b.length - 1), 0), EventXdrError, `truncated type ${v.type}`);
   }
-  checkEvent({ ext: { v: 0 }, contractId: null, type: 0, body: { v: 0, v0: { topics: values.slice(0, 4), data: values[values.length - 3] } } });
+  checkEvent({ ext: { v: 0 }, contractId: null, type: 0, body: { v: 0, v0: { topics: values.slice(0, 4), data: values[values.length - 6] } } });
+  checkEvent({ ext: { v: 0 }, contractId: key, type: 1, body: { v: 0, v0: { topics: values.slice(-3), data: values[values.length - 1] } } });
   assert.throws(() => skipScVal(new Uint8Array([0, 0, 0, 99]), 0), EventXdrError);
 });
 

@@ -34,7 +34,7 @@ describe('AnswerBudget', () => {
     const e = b.tooLarge(40);
     assert.equal(e.code, RESPONSE_TOO_LARGE_CODE);
     assert.equal(e.message, 'response size limit exceeded');
-    assert.match(e.data!, /a result of 40 bytes does not fit: 80 of its 100-byte budget used/);
+    assert.match(String(e.data), /a result of 40 bytes does not fit: 80 of its 100-byte budget used/);
   });
 });
 

@@ -15,6 +15,7 @@ import { EventXdrError, MAX_UINT32, skipScVal } from '../../../ingest/events.ts'
 import { GoNumError, goHexDecode, parseGoInt64, parseGoUint } from './go.ts';
 import { toidDecode } from './toid.ts';
 import { xdrFormatError, formatOf, type XdrFormat } from './xdrFormat.ts';
+import { xdrFormatParam } from './schemas.ts';
 
 export const MAX_FILTERS = 5;
 export const MAX_CONTRACT_IDS = 5;
@@ -22,37 +23,46 @@ export const MAX_TOPICS = 5;
 export const MAX_SEGMENTS = 4;
 const WILDCARD_ONE = '*';
 const WILDCARD_ANY = '**';
-const EVENT_TYPES: Record<string, number> = { system: 0, contract: 1 };
+/** Event type names as filters spell them, to ContractEventType values. */
+export const EVENT_TYPES: Readonly<Record<string, number>> = { system: 0, contract: 1 };
 
 const uint32 = { type: 'integer', minimum: 0, maximum: 0xffffffff } as const;
+
+const ORDER = { type: 'string', description: 'lumen-rpc extension: "asc" (default) or "desc", newest first' } as const;
 
 export const getEventsParamsSchema = {
   type: 'object',
   properties: {
-    startLedger: uint32,
-    endLedger: uint32,
+    startLedger: { ...uint32, description: 'first ledger to scan (required unless paging with a cursor or txHash)' },
+    endLedger: { ...uint32, description: 'ledger to stop before (exclusive)' },
     filters: {
       type: 'array',
+      description: `up to ${MAX_FILTERS} filters; an event matching any of them is returned`,
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string' },
-          contractIds: { type: 'array', items: { type: 'string' } },
-          topics: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+          type: { type: 'string', description: '"system", "contract" or both, comma-separated' },
+          contractIds: { type: 'array', items: { type: 'string' }, description: `up to ${MAX_CONTRACT_IDS} contract strkeys` },
+          topics: {
+            type: 'array',
+            description: `up to ${MAX_TOPICS} topic patterns, each 1 to ${MAX_SEGMENTS} segments: a base64 ScVal, "*" `
+              + '(any one) or, last, "**" (any number)',
+            items: { type: 'array', items: { type: 'string' } },
+          },
         },
       },
     },
     pagination: {
       type: 'object',
       properties: {
-        cursor: { type: 'string' },
-        limit: { type: 'integer', minimum: 0 },
-        order: { type: 'string' },
+        cursor: { type: 'string', description: 'an event id or the `cursor` of a previous page; excludes startLedger and endLedger' },
+        limit: { type: 'integer', minimum: 0, description: 'events per page (0: the default)' },
+        order: ORDER,
       },
     },
-    xdrFormat: { type: 'string' },
-    order: { type: 'string' },
-    txHash: { type: 'string' },
+    xdrFormat: xdrFormatParam,
+    order: ORDER,
+    txHash: { type: 'string', description: 'lumen-rpc extension: only the events of this transaction (hex hash)' },
   },
 } as const;
 
@@ -108,26 +118,38 @@ function base64ErrorOffset(s: string): number {
   return rest === pad ? -1 : i + pad; // data after the padding
 }
 
-function decodeSegment(text: string): Segment {
-  if (text === WILDCARD_ONE || text === WILDCARD_ANY) return { wildcard: text };
+/**
+ * The canonical XDR of a base64 ScVal as Go decodes it (padding required, CR/LF ignored, every byte
+ * consumed), or why it is not one, in Go's words.
+ */
+export function scValFromBase64(text: string): Uint8Array | string {
   const bad = base64ErrorOffset(text);
-  if (bad >= 0) throw decodeError(`illegal base64 data at input byte ${bad}`);
-  const bytes = new Uint8Array(Buffer.from(text.replace(/[\r\n]/g, ''), 'base64'));
+  if (bad >= 0) return `illegal base64 data at input byte ${bad}`;
+  return canonicalScVal(new Uint8Array(Buffer.from(text.replace(/[\r\n]/g, ''), 'base64')));
+}
+
+/** The canonical form of ScVal XDR bytes (all of them one ScVal), or why they are not one. */
+export function canonicalScVal(bytes: Uint8Array): Uint8Array | string {
   let end: number;
   try {
     end = skipScVal(bytes, 0);
   } catch (e) {
-    if (e instanceof EventXdrError) throw decodeError(`xdr: ${e.message}`);
+    if (e instanceof EventXdrError) return `xdr: ${e.message}`;
     throw e;
   }
-  if (end !== bytes.length) throw decodeError(`input not fully consumed. expected to read: ${bytes.length}, actual: ${end}`);
-  let canonical: Uint8Array;
+  if (end !== bytes.length) return `input not fully consumed. expected to read: ${bytes.length}, actual: ${end}`;
   try {
-    canonical = xdr.ScVal.schema.encode(xdr.ScVal.schema.decode(bytes));
+    return xdr.ScVal.schema.encode(xdr.ScVal.schema.decode(bytes));
   } catch (e) {
-    throw decodeError(`xdr: ${(e as Error).message}`);
+    return `xdr: ${(e as Error).message}`;
   }
-  return { scVal: canonical };
+}
+
+function decodeSegment(text: string): Segment {
+  if (text === WILDCARD_ONE || text === WILDCARD_ANY) return { wildcard: text };
+  const scVal = scValFromBase64(text);
+  if (typeof scVal === 'string') throw decodeError(scVal);
+  return { scVal };
 }
 
 /** Step 1: what Go's unmarshalling of the params would reject, in the order the params were written. */

@@ -2,6 +2,9 @@
 // percentiles over the sorted samples, mode = most frequent value with ties going to the smallest,
 // and an all-zero distribution (ledgerCount included) when the window holds no samples.
 
+import type { JsonSchema } from '../types.ts';
+import { object, uint32, uint64String } from './schemas.ts';
+
 export interface FeeDistribution {
   max: bigint; min: bigint; mode: bigint;
   p10: bigint; p20: bigint; p30: bigint; p40: bigint; p50: bigint;
@@ -59,3 +62,12 @@ export function feeDistributionJson(d: FeeDistribution): Record<string, string |
     ledgerCount: d.ledgerCount,
   };
 }
+
+/** The wire form's schema (rpc.discover). */
+export const feeDistributionSchema: JsonSchema = object({
+  max: uint64String, min: uint64String, mode: uint64String,
+  p10: uint64String, p20: uint64String, p30: uint64String, p40: uint64String, p50: uint64String,
+  p60: uint64String, p70: uint64String, p80: uint64String, p90: uint64String, p95: uint64String, p99: uint64String,
+  transactionCount: uint64String,
+  ledgerCount: uint32,
+}, 'inclusion fees (stroops) of the transactions in the last ledgers of the window');

@@ -35,12 +35,12 @@ export class Page {
    * asked), or `accept` refuses a row (one past the request's latest ledger). Returns the last row
    * added.
    */
-  async fill<R>(chunk: number, read: (n: number) => R[], render: (row: R) => PageItem | Promise<PageItem>,
+  async fill<R>(chunk: number, read: (n: number) => R[] | Promise<R[]>, render: (row: R) => PageItem | Promise<PageItem>,
     accept: (row: R) => boolean = () => true): Promise<R | undefined> {
     let last: R | undefined;
     while (this.items < this.limit && this.hasRoom()) {
       const wanted = Math.min(chunk, this.limit - this.items);
-      const rows = read(wanted);
+      const rows = await read(wanted);
       for (const row of rows) {
         // room is asked before rendering: a ledger as JSON takes long to render
         if (!accept(row) || !this.hasRoom() || !this.add(await render(row))) return last;

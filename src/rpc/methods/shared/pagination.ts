@@ -1,8 +1,9 @@
 // Request validation shared by getLedgers and getTransactions (the reference's ValidatePagination
 // plus the xdrFormat check, joined like Go's errors.Join and reported as -32600).
 import { invalidRequest } from '../../errors.ts';
-import type { LedgerRange } from '../../../store/types.ts';
+import type { LedgerBound } from '../../../store/types.ts';
 import { xdrFormatError } from './xdrFormat.ts';
+import { xdrFormatParam } from './schemas.ts';
 
 export interface PaginationParams {
   cursor?: string;
@@ -12,8 +13,8 @@ export interface PaginationParams {
 export const paginationSchema = {
   type: 'object',
   properties: {
-    cursor: { type: 'string' },
-    limit: { type: 'integer', minimum: 0 },
+    cursor: { type: 'string', description: 'the `cursor` of the previous page; excludes startLedger' },
+    limit: { type: 'integer', minimum: 0, description: 'items per page (0: the default)' },
   },
 } as const;
 
@@ -21,11 +22,20 @@ export const paginationSchema = {
 export const paginatedParamsSchema = {
   type: 'object',
   properties: {
-    startLedger: { type: 'integer', minimum: 0, maximum: 0xffffffff },
+    startLedger: { type: 'integer', minimum: 0, maximum: 0xffffffff, description: 'the first ledger of the page' },
     pagination: paginationSchema,
-    xdrFormat: { type: 'string' },
+    xdrFormat: xdrFormatParam,
   },
 } as const;
+
+/**
+ * The ledgers a request may start from: the stored range, or wider (getLedgers with a ledger
+ * archive). Only the sequences matter here.
+ */
+export interface SequenceBounds {
+  oldest: Pick<LedgerBound, 'sequence'>;
+  latest: Pick<LedgerBound, 'sequence'>;
+}
 
 export interface PaginatedRequest {
   startLedger: number;               // 0 when absent
@@ -45,12 +55,12 @@ export function readPaginatedRequest(params: Record<string, unknown>): Paginated
   };
 }
 
-const withinRange = (seq: number, range: LedgerRange): boolean =>
+const withinRange = (seq: number, range: SequenceBounds): boolean =>
   seq >= range.oldest.sequence && seq <= range.latest.sequence;
 
 /** ValidatePagination's message, or undefined when the request is acceptable. */
 export function paginationError(
-  startLedger: number, pagination: PaginationParams | undefined, maxLimit: number, range: LedgerRange,
+  startLedger: number, pagination: PaginationParams | undefined, maxLimit: number, range: SequenceBounds,
 ): string | undefined {
   const badStart = `start ledger (${startLedger}) must be between the oldest ledger: ${range.oldest.sequence} `
     + `and the latest ledger: ${range.latest.sequence} for this rpc instance`;
@@ -72,7 +82,7 @@ export function joinErrors(...messages: Array<string | undefined>): string | und
 }
 
 /** Throws -32600 with the joined pagination and xdrFormat errors, as getLedgers/getTransactions do. */
-export function validatePaginatedRequest(req: PaginatedRequest, maxLimit: number, range: LedgerRange): void {
+export function validatePaginatedRequest(req: PaginatedRequest, maxLimit: number, range: SequenceBounds): void {
   const message = joinErrors(paginationError(req.startLedger, req.pagination, maxLimit, range), xdrFormatError(req.xdrFormat));
   if (message !== undefined) throw invalidRequest(message);
 }

@@ -9,6 +9,10 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { AuthMode, Simulation } from '../../../host/simulator.ts';
 import { innerTransaction, decodeEnvelope } from '../../../xdr/transactions.ts';
 import { decodeBase64Std, formatOf, xdrFormatError, xdrJson, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
+import type { JsonSchema } from '../types.ts';
+import {
+  arrayOf, described, ledgerSequence, object, optional, uint64String, xdrList, xdrValue,
+} from './schemas.ts';
 
 /** The reference's cap on the decoded envelope (xdr.DecodeOptions{MaxMemoryBytes: 1 MiB}). */
 export const MAX_SIMULATE_ENVELOPE_BYTES = 1024 * 1024;
@@ -29,7 +33,7 @@ export const GO_OPERATION_TYPE_NAMES: readonly string[] = [
 const INVOKE_HOST_FUNCTION = 24;
 const EXTEND_FOOTPRINT_TTL = 25;
 const RESTORE_FOOTPRINT = 26;
-const AUTH_MODES: readonly AuthMode[] = ['enforce', 'record', 'record_allow_nonroot'];
+export const AUTH_MODES: readonly AuthMode[] = ['enforce', 'record', 'record_allow_nonroot'];
 
 export const ERR_UNMARSHAL = 'Could not unmarshal transaction';
 export const ERR_OPERATION_COUNT = 'Transaction contains more than one operation';
@@ -149,3 +153,34 @@ export function simulationResult(sim: Simulation, plan: Pick<SimulationPlan, 'ki
   out.latestLedger = latestLedger;
   return out;
 }
+
+/** A state change's `before` / `after`: a LedgerEntry, or null; under "json" null stays beside …Json. */
+const entryOrNull = (rename: string): JsonSchema => ({
+  ...xdrValue('LedgerEntry', { name: rename, keepAs: { type: 'null' }, optional: true }),
+  type: ['string', 'null'],
+});
+
+/** The result's schema (rpc.discover), member for member what simulationResult sends. */
+export const simulationResultSchema: JsonSchema = object({
+  error: optional({ type: 'string', description: 'why the simulation failed; the other members are then mostly absent' }),
+  transactionData: optional(xdrValue('SorobanTransactionData', 'transactionDataJson')),
+  events: optional(xdrList('DiagnosticEvent', 'eventsJson')),
+  minResourceFee: optional(described(uint64String, 'stroops; left out when 0')),
+  results: optional(arrayOf(object({
+    auth: xdrList('SorobanAuthorizationEntry', { name: 'authJson', optional: true }),
+    xdr: xdrValue('ScVal', 'returnValueJson'),
+  }), 'one element, for a successful InvokeHostFunction: its auth entries and return value')),
+  cost: optional(object({ cpuInsns: uint64String, memBytes: uint64String },
+    'lumen-rpc extension (the legacy field the reference dropped): the host\'s CPU instructions and memory bytes')),
+  restorePreamble: optional(object({
+    transactionData: xdrValue('SorobanTransactionData', 'transactionDataJson'),
+    minResourceFee: uint64String,
+  }, 'a RestoreFootprint to send first')),
+  stateChanges: optional(arrayOf(object({
+    type: { type: 'string', enum: ['created', 'updated', 'deleted'] },
+    key: xdrValue('LedgerKey', 'keyJson'),
+    before: entryOrNull('beforeJson'),
+    after: entryOrNull('afterJson'),
+  }))),
+  latestLedger: ledgerSequence,
+});

@@ -7,6 +7,10 @@ import type { HeavyWork } from '../../heavyWork.ts';
 import { EncodedJson, jsonParts, type JsonPart } from '../../rawJson.ts';
 import type { XdrJsonItem } from '../../xdrJsonWorkers.ts';
 import type { XdrFormat } from './xdrFormat.ts';
+import type { JsonSchema } from '../types.ts';
+import {
+  described, hexHash, ledgerSequence, object, optional, uint32, unixTime, xdrList, xdrValue,
+} from './schemas.ts';
 
 export type TransactionStatus = 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
 
@@ -78,3 +82,33 @@ export function transactionInfo(tx: StoredTransaction, format: XdrFormat, heavy:
   }));
   return item instanceof Promise ? item : JSON.stringify(item);
 }
+
+// ---- schemas (rpc.discover) -------------------------------------------------------------------
+
+export const transactionStatusSchema: JsonSchema = { type: 'string', enum: ['SUCCESS', 'FAILED', 'NOT_FOUND'] };
+
+/** The XDR members of a found transaction (TransactionDetails), in wire order. */
+export function transactionXdrMembers(required: boolean): Record<string, JsonSchema> {
+  const present = (s: JsonSchema): JsonSchema => (required ? s : optional(s));
+  return {
+    envelopeXdr: present(xdrValue('TransactionEnvelope', 'envelopeJson')),
+    resultXdr: present(xdrValue('TransactionResult', 'resultJson')),
+    resultMetaXdr: present(xdrValue('TransactionMeta', 'resultMetaJson')),
+    diagnosticEventsXdr: optional(xdrList('DiagnosticEvent', 'diagnosticEventsJson')),
+    events: object({
+      transactionEventsXdr: optional(xdrList('TransactionEvent', 'transactionEventsJson')),
+      contractEventsXdr: optional(xdrList('ContractEvent', 'contractEventsJson', 2)),
+    }, 'the transaction\'s events (CAP-67): transaction-level ones, and contract events per operation; empty kinds are left out'),
+  };
+}
+
+/** One getTransactions item: `createdAt` is a number here. */
+export const transactionInfoSchema: JsonSchema = object({
+  status: transactionStatusSchema,
+  txHash: hexHash,
+  applicationOrder: described(uint32, '1-based position of the transaction in its ledger'),
+  feeBump: { type: 'boolean' },
+  ...transactionXdrMembers(true),
+  ledger: ledgerSequence,
+  createdAt: unixTime,
+});

@@ -1,6 +1,6 @@
 // Ledger entries as they were at the end of a past ledger (getLedgerEntries' `ledger` parameter).
 //
-// Layout (migration 3): ledger_entry_history(id, key hash, key, entry, last_modified). When ledger N
+// Layout (migrations 3 and 4): ledger_entry_history(id, key hash, key, entry, last_modified). When ledger N
 // writes a key, the row it replaces in ledger_entries is first copied here under
 // id = (N - 1) * 2^24 + a position in the ledger: N - 1 is the last ledger at whose end that version
 // was current. A key that N creates gets a row with a NULL entry: it did not exist until then. So
@@ -18,7 +18,7 @@
 // their index entries). The metadata `entryHistoryFrom` is the first ledger whose state the history
 // can give back: the first ledger stored, the history-archive checkpoint a follower's state was
 // bootstrapped at, the first ledger after the history was switched back on, or, for a database
-// older than migration 3, its latest ledger then.
+// older than the history (migration 3) or its hash index (4), its latest ledger then.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { IngestBatch, StoredEntry } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';

@@ -9,7 +9,6 @@ export interface Config {
   networkPassphrase: string;
   dbPath: string;
   historyRetentionWindow: number;         // ledgers kept
-  ledgerEntryHistory: boolean;            // keep entries' past versions (getLedgerEntries' `ledger`)
   classicFeeStatsRetentionWindow: number;
   sorobanFeeStatsRetentionWindow: number;
   defaultLedgersLimit: number;
@@ -45,6 +44,7 @@ export interface Config {
   stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
   stellarCoreTimeout: number;             // seconds
   friendbotUrl: string;                   // getNetwork's friendbotUrl when following
+  ledgerEntryHistory: boolean;            // keep replaced entry versions for getLedgerEntries' `ledger`
   serveLedgersFromDatastore: boolean;     // getLedgers beyond the retention window, from servedDatastore()
   // the standalone network publishing itself for followers
   publishDatastore: string;               // folder: write every ledger as a SEP-54 datastore file
@@ -117,7 +117,6 @@ export const defaultConfig: Config = {
   networkPassphrase: STANDALONE_PASSPHRASE,
   dbPath: 'lumen_rpc.sqlite',
   historyRetentionWindow: 120960,
-  ledgerEntryHistory: true,
   classicFeeStatsRetentionWindow: 10,
   sorobanFeeStatsRetentionWindow: 50,
   defaultLedgersLimit: 50,
@@ -151,6 +150,7 @@ export const defaultConfig: Config = {
   stellarCoreTimeout: 2,
   friendbotUrl: '',
   serveLedgersFromDatastore: false,
+  ledgerEntryHistory: true,
   publishDatastore: '',
   publishHistoryArchive: '',
   preflightWorkerCount: availableParallelism(),

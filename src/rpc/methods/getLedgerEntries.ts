@@ -53,7 +53,7 @@ function decodeKeyText(text: unknown, index: number): LedgerKey {
 /** The `ledger` parameter, when the store's entry history covers it; -32602 naming the range otherwise. */
 function pastLedger(ledger: number, store: StoreReader, latest: number): number {
   const oldest = store.entryHistoryOldest();
-  if (oldest === undefined) throw invalidParams(`ledger (${ledger}) cannot be served: this rpc instance keeps no ledger entry history`);
+  if (oldest === undefined) throw invalidParams('ledger is not served: this rpc instance keeps no entry history (--ledger-entry-history=false)');
   if (ledger < oldest || ledger > latest) {
     throw invalidParams(`ledger (${ledger}) must be between the oldest ledger with entry history: ${oldest} `
       + `and the latest ledger: ${latest} for this rpc instance`);

@@ -36,7 +36,14 @@ type Row = Record<string, unknown>;
 export class EntryHistory {
   private readonly st: Record<string, StatementSync>;
 
-  constructor(db: DatabaseSync) {
+  /**
+   * `enabled` false (--ledger-entry-history=false): nothing is kept and what was kept is dropped, so
+   * a later start with it on begins a history without gaps at its next ledger.
+   */
+  private readonly enabled: boolean;
+
+  constructor(db: DatabaseSync, enabled = true) {
+    this.enabled = enabled;
     const p = (sql: string) => db.prepare(sql);
     this.st = {
       // the current row, before the write replaces it
@@ -51,9 +58,12 @@ export class EntryHistory {
       trim: p(`DELETE FROM ledger_entry_history WHERE id < ? * ${HISTORY_LEDGER_SPAN}`),
       clear: p('DELETE FROM ledger_entry_history'),
       from: p(`SELECT value FROM metadata WHERE key = '${FROM_KEY}'`),
-      clearFrom: p(`DELETE FROM metadata WHERE key = '${FROM_KEY}'`),
       setFrom: p(`INSERT INTO metadata (key, value) VALUES ('${FROM_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
     };
+    if (!enabled) {
+      this.st.clear.run();
+      db.prepare(`DELETE FROM metadata WHERE key = '${FROM_KEY}'`).run();
+    }
   }
 
   /** The first ledger whose end state can be read back; undefined before any ledger or state is stored. */
@@ -68,6 +78,7 @@ export class EntryHistory {
    * before it is unknown, so nothing is kept for it.
    */
   beforeWrites(batch: IngestBatch): void {
+    if (!this.enabled) return;
     const seq = batch.ledger.sequence;
     const from = this.from();
     if (from === undefined) {
@@ -88,12 +99,10 @@ export class EntryHistory {
   /** Forgets what no ledger from `oldest` on needs. */
   trim(oldest: number): void { this.st.trim.run(oldest); }
 
-  /** No history is kept for now: once it is again, it starts at the first ledger stored then. */
-  stop(): void { this.st.clearFrom.run(); }
-
   /** A new state at `ledger` (a history-archive checkpoint): the history starts again there. */
   restart(ledger: number): void {
     this.st.clear.run();
+    if (!this.enabled) return;
     this.st.setFrom.run(String(ledger));
   }
 

@@ -20,11 +20,6 @@ export const transactionId = (ledger: number, applicationOrder: number): bigint 
 
 type Row = Record<string, unknown>;
 
-export interface SqliteStoreOptions {
-  /** Keep the versions entries had at past ledgers (entriesAt); default true. */
-  entryHistory?: boolean;
-}
-
 export class SqliteStore implements Store {
   private readonly db: DatabaseSync;
   private readonly st: Record<string, StatementSync>;
@@ -32,9 +27,9 @@ export class SqliteStore implements Store {
   private latest: LedgerRow | undefined;
   private readonly eventStore: EventStore;
   private readonly history: EntryHistory;
-  private readonly keepHistory: boolean;
 
-  constructor(path: string, options: SqliteStoreOptions = {}) {
+  /** `options.entryHistory` false: no past-ledger reads (see EntryHistory). */
+  constructor(path: string, options: { entryHistory?: boolean } = {}) {
     this.db = new DatabaseSync(path);
     // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
     // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
@@ -42,9 +37,7 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
     const versionBefore = this.migrate();
     this.eventStore = new EventStore(this.db);
-    this.history = new EntryHistory(this.db);
-    this.keepHistory = options.entryHistory ?? true;
-    if (!this.keepHistory) this.history.stop();
+    this.history = new EntryHistory(this.db, options.entryHistory ?? true);
     if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
     const p = (sql: string) => this.db.prepare(sql);
     this.st = {
@@ -178,7 +171,7 @@ export class SqliteStore implements Store {
     const { ledger } = batch;
     this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
     for (const tx of batch.transactions) this.insertTransaction(tx);
-    if (this.keepHistory) this.history.beforeWrites(batch);
+    this.history.beforeWrites(batch);
     for (const w of batch.entryWrites) {
       if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
       else this.st.deleteEntry.run(w.key);
@@ -215,7 +208,7 @@ export class SqliteStore implements Store {
         has: (key) => this.st.entry.get(key) !== undefined,  // same connection: sees the uncommitted state
       });
       this.st.setMeta.run('stateLedger', String(ledger));
-      if (this.keepHistory) this.history.restart(ledger);
+      this.history.restart(ledger);
       this.db.exec('COMMIT');
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');

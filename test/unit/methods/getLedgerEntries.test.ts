@@ -216,5 +216,5 @@ test('ledger: outside the entry history is -32602 naming the range; the latest l
   assert.equal(atFirst.latestLedger, LAST_LEDGER, 'latestLedger stays the latest ledger');
   const noHistory = { ...ctx, store: { ...db.store, latestLedger: () => db.store.latestLedger(), entryHistoryOldest: () => undefined } as unknown as StoreReader };
   await assertRpcError(getLedgerEntries, { keys, ledger: LAST_LEDGER }, noHistory, -32602,
-    `ledger (${LAST_LEDGER}) cannot be served: this rpc instance keeps no ledger entry history`);
+    'ledger is not served: this rpc instance keeps no entry history (--ledger-entry-history=false)');
 });

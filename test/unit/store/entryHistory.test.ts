@@ -226,32 +226,6 @@ describe('entry history', () => {
     assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
   });
 
-  it('switched off, keeps nothing and serves no past ledger; switched back on, starts again at the next ledger', () => {
-    const path = tmpStorePath();
-    const a1 = account(1, 1n, 1);
-    const on = new SqliteStore(path);
-    on.ingest(batch(1, [put(a1)]), 100);
-    on.ingest(batch(2, [put(account(1, 2n, 2))]), 100);
-    on.close();
-    const off = new SqliteStore(path, { entryHistory: false });
-    assert.equal(off.entryHistoryOldest(), undefined);
-    off.ingest(batch(3, [put(account(1, 3n, 3))]), 100);
-    off.ingest(batch(4, [put(account(1, 4n, 4))]), 100);
-    off.close();
-    const again = new SqliteStore(path);
-    assert.equal(again.entryHistoryOldest(), undefined, 'nothing to serve until a ledger is stored');
-    again.ingest(batch(5, [put(account(1, 5n, 5))]), 100);
-    again.ingest(batch(6, [put(account(1, 6n, 6))]), 100);
-    assert.equal(again.entryHistoryOldest(), 5);
-    const key = keyOf(a1);
-    assert.deepEqual([5, 6].map((l) => again.entriesAt([key], l).get(toBase64(key))?.lastModified), [5, 6]);
-    again.close();
-    const db = new DatabaseSync(path, { readOnly: true });
-    const rows = db.prepare('SELECT id >> 24 AS until FROM ledger_entry_history ORDER BY id').all().map((r) => Number((r as { until: number }).until));
-    db.close();
-    assert.deepEqual(rows, [1, 5], 'versions replaced by ledgers 2 and 6 only');
-  });
-
   it('a row of another key with the same hash is not taken for the key', () => {
     const path = tmpStorePath();
     const store = new SqliteStore(path);
@@ -293,6 +267,34 @@ describe('entry history', () => {
     store.ingest(batch(3, [put(account(1, 3n, 3))]), 100);
     const key = keyOf(a);
     assert.deepEqual([2, 3].map((l) => store.entriesAt([key], l).get(toBase64(key))?.lastModified), [2, 3]);
+    store.close();
+  });
+
+  it('turned off, keeps nothing and drops what was kept; turned on again, starts without gaps at its next ledger', () => {
+    const path = tmpStorePath();
+    const a = (v: number, seq: number) => put(account(7, BigInt(v), seq));
+    let store = new SqliteStore(path);
+    store.ingest(batch(2, [a(1, 2)]), 1000);
+    store.ingest(batch(3, [a(2, 3)]), 1000);
+    assert.equal(store.entryHistoryOldest(), 2);
+    store.close();
+
+    store = new SqliteStore(path, { entryHistory: false });
+    assert.equal(store.entryHistoryOldest(), undefined, 'no history served while off');
+    store.ingest(batch(4, [a(3, 4)]), 1000);
+    store.close();
+    const db = new DatabaseSync(path);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number }).n, 0);
+    db.close();
+
+    store = new SqliteStore(path);
+    store.ingest(batch(5, [a(4, 5)]), 1000);
+    store.ingest(batch(6, [a(5, 6)]), 1000);
+    assert.equal(store.entryHistoryOldest(), 5, 'the history restarts at the first ledger stored with it on');
+    const key = keyOf(account(7, 0n, 0));
+    const balanceAt = (l: number) => [...store.entriesAt([key], l).values()][0].lastModified;
+    assert.equal(balanceAt(5), 5);
+    assert.equal(balanceAt(6), 6);
     store.close();
   });
 });

@@ -66,19 +66,20 @@ function ledgerBatch(seq: number, entryWrites: IngestBatch['entryWrites'], meta 
   };
 }
 
-/** Bytes of the named tables and indexes (dbstat), after checkpointing the WAL into the file. */
-function tableBytes(path: string, names: string[]): number {
+/** Bytes of the named tables with their indexes (dbstat), after checkpointing the WAL into the file. */
+function tableBytes(path: string, tables: string[]): number {
   const db = new DatabaseSync(path);
   try {
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    const r = db.prepare(`SELECT sum(pgsize) AS s FROM dbstat WHERE name IN (${names.map(() => '?').join(',')})`).get(...names) as { s: number | null };
+    const r = db.prepare(`SELECT sum(pgsize) AS s FROM dbstat WHERE name IN
+      (SELECT name FROM sqlite_schema WHERE tbl_name IN (${tables.map(() => '?').join(',')}))`).get(...tables) as { s: number | null };
     return Number(r.s ?? 0);
   } finally {
     db.close();
   }
 }
 
-const HISTORY = ['ledger_entry_history', 'ledger_entry_history_by_key'];
+const HISTORY = ['ledger_entry_history'];
 
 /**
  * The alternative's index (which ledgers changed each key), built from the same changes in a

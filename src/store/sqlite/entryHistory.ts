@@ -1,7 +1,7 @@
 // Ledger entries as they were at the end of a past ledger (getLedgerEntries' `ledger` parameter).
 //
-// Layout (migrations 3 and 4): ledger_entry_history(id, key hash, key, entry, last_modified). When ledger N
-// writes a key, the row it replaces in ledger_entries is first copied here under
+// Layout (migrations 3 and 4): ledger_entry_history(id, key hash, key, entry, last_modified). When
+// ledger N writes a key, the row it replaces in ledger_entries is first copied here under
 // id = (N - 1) * 2^24 + a position in the ledger: N - 1 is the last ledger at whose end that version
 // was current. A key that N creates gets a row with a NULL entry: it did not exist until then. So
 // the version current at the end of ledger L is the key's first row with id >= L * 2^24 (what the

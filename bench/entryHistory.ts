@@ -5,6 +5,8 @@
 //    account updates and on the ten real pubnet ledgers (their entries' versions before the first
 //    ledger taken from the metas' pre-images), where it is also set against the metas the store
 //    already keeps;
+//  - ingestion: the time to store pubnet ledgers (converted beforehand) with the history kept and
+//    without it (--ledger-entry-history false), in two stores fed the same ledgers alternately;
 //  - the alternative not chosen, reading pre-images out of the stored LedgerCloseMetas plus an
 //    index of the ledgers that changed each key: that index's size, and the time to read and decode
 //    one stored meta, which such a read pays for every distinct ledger it has to open.
@@ -17,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import { getLedgerEntries } from '../src/rpc/methods/getLedgerEntries.ts';
-import { ledgerToBatch } from '../src/ingest/ledgerToBatch.ts';
+import { fastLedgerToBatch, ledgerToBatch } from '../src/ingest/ledgerToBatch.ts';
 import { changeListsInOrder } from '../src/replay/closedLedger.ts';
 import { InitialState } from '../src/replay/initialState.ts';
 import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, toBase64 } from '../src/xdr/codec.ts';
@@ -34,13 +36,17 @@ export interface EntryHistoryBenchOptions {
   accounts: number;
   /** Calls per kind of read. */
   calls: number;
+  /** Times the ten pubnet ledgers are stored for the ingestion comparison. */
+  ingestLoops: number;
 }
-export const DEFAULT_ENTRY_HISTORY_OPTIONS: EntryHistoryBenchOptions = { changes: 1_000_000, perLedger: 1000, accounts: 100_000, calls: 300 };
-export const QUICK_ENTRY_HISTORY_OPTIONS: EntryHistoryBenchOptions = { changes: 100_000, perLedger: 500, accounts: 20_000, calls: 50 };
+export const DEFAULT_ENTRY_HISTORY_OPTIONS: EntryHistoryBenchOptions = { changes: 500_000, perLedger: 1000, accounts: 50_000, calls: 300, ingestLoops: 20 };
+export const QUICK_ENTRY_HISTORY_OPTIONS: EntryHistoryBenchOptions = { changes: 100_000, perLedger: 500, accounts: 20_000, calls: 50, ingestLoops: 3 };
 
 const PUBNET = 'Public Global Stellar Network ; September 2015';
 const FIRST_PUBNET = 63092982;
 const FIXTURES = new URL('../../shared/fixtures/pubnet/ledgers/', import.meta.url);
+const pubnetLedgers = (): Uint8Array[] =>
+  Array.from({ length: 10 }, (_, i) => new Uint8Array(gunzipSync(readFileSync(new URL(`ledger-${FIRST_PUBNET + i}.xdr.gz`, FIXTURES)))));
 
 function accountEntry(seed: Uint8Array, balance: bigint, seq: number): xdr.LedgerEntryWire {
   return {
@@ -60,19 +66,20 @@ function ledgerBatch(seq: number, entryWrites: IngestBatch['entryWrites'], meta 
   };
 }
 
-/** Bytes of the named tables and indexes (dbstat), after checkpointing the WAL into the file. */
-function tableBytes(path: string, names: string[]): number {
+/** Bytes of the named tables with their indexes (dbstat), after checkpointing the WAL into the file. */
+function tableBytes(path: string, tables: string[]): number {
   const db = new DatabaseSync(path);
   try {
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    const r = db.prepare(`SELECT sum(pgsize) AS s FROM dbstat WHERE name IN (${names.map(() => '?').join(',')})`).get(...names) as { s: number | null };
+    const r = db.prepare(`SELECT sum(pgsize) AS s FROM dbstat WHERE name IN
+      (SELECT name FROM sqlite_schema WHERE tbl_name IN (${tables.map(() => '?').join(',')}))`).get(...tables) as { s: number | null };
     return Number(r.s ?? 0);
   } finally {
     db.close();
   }
 }
 
-const HISTORY = ['ledger_entry_history', 'ledger_entry_history_by_key'];
+const HISTORY = ['ledger_entry_history'];
 
 /**
  * The alternative's index (which ledgers changed each key), built from the same changes in a
@@ -156,7 +163,7 @@ async function pubnetCost(dir: string): Promise<PubnetCost> {
   const path = join(dir, 'pubnet.sqlite');
   const store = new SqliteStore(path);
   const networkId = networkIdOf(PUBNET);
-  const raw = Array.from({ length: 10 }, (_, i) => new Uint8Array(gunzipSync(readFileSync(new URL(`ledger-${FIRST_PUBNET + i}.xdr.gz`, FIXTURES)))));
+  const raw = pubnetLedgers();
   const initial = new InitialState();
   raw.forEach((bytes, i) => initial.observe(FIRST_PUBNET + i, changeListsInOrder(xdr.LedgerCloseMeta.schema.decode(bytes))));
   await store.replaceState(FIRST_PUBNET - 1, async (sink) => {
@@ -181,6 +188,35 @@ async function pubnetCost(dir: string): Promise<PubnetCost> {
   };
 }
 
+interface IngestCost { withHistory: number; without: number; ratio: number; ledgers: number }
+
+/**
+ * The ten pubnet ledgers (converted once, natively) stored `loops` times over as one chain, into a
+ * store keeping the history and one not keeping it, alternately ledger by ledger: mean ms per ledger
+ * of each, after the first loop (which creates what later loops update).
+ */
+function ingestCost(dir: string, loops: number): IngestCost {
+  const networkId = networkIdOf(PUBNET);
+  const batches = pubnetLedgers().map((bytes) => fastLedgerToBatch(bytes, networkId));
+  const stores = [new SqliteStore(join(dir, 'ingest-with.sqlite')), new SqliteStore(join(dir, 'ingest-without.sqlite'), { entryHistory: false })];
+  const ms = [0, 0];
+  let timed = 0;
+  for (let n = 0; n < loops; n++) {
+    batches.forEach((b, i) => {
+      const seq = FIRST_PUBNET + n * batches.length + i;
+      const batch = { ...b, ledger: { ...b.ledger, sequence: seq }, transactions: b.transactions.map((t) => ({ ...t, ledgerSequence: seq })) };
+      for (const k of (n + i) % 2 ? [0, 1] : [1, 0]) {
+        const t0 = performance.now();
+        stores[k].ingest(batch, 1_000_000);
+        if (n > 0) ms[k] += performance.now() - t0;
+      }
+      if (n > 0) timed++;
+    });
+  }
+  for (const s of stores) s.close();
+  return { withHistory: ms[0] / timed, without: ms[1] / timed, ratio: ms[0] / ms[1], ledgers: timed };
+}
+
 export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-bench-history-'));
   try {
@@ -195,6 +231,8 @@ export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m:
     log(`  reads at ledger ${many.farLedger} vs latest, 200 keys: p50 ${fmt(many.far.p50, 2)} vs ${fmt(many.latest.p50, 2)} ms, p99 ${fmt(many.far.p99, 2)} vs ${fmt(many.latest.p99, 2)} ms; 1 key: p50 ${fmt(one.far.p50, 3)} vs ${fmt(one.latest.p50, 3)} ms`);
     log(`  synthetic history: ${synChanges.toLocaleString('en-US')} rows, ${fmt(synBytes / 2 ** 20, 1)} MiB (${fmt(perMillion(synBytes, synChanges), 0)} MiB per million changes)`);
     const pub = await pubnetCost(dir);
+    const ingest = ingestCost(dir, o.ingestLoops);
+    log(`  storing a pubnet ledger: ${fmt(ingest.withHistory, 1)} ms with the history, ${fmt(ingest.without, 1)} ms without (${ingest.ratio.toFixed(2)}x, ${ingest.ledgers} ledgers each)`);
     log(`  pubnet history: ${pub.changes.toLocaleString('en-US')} rows, ${fmt(pub.historyBytes / 2 ** 20, 2)} MiB; the metas ${fmt(pub.metaBytes / 2 ** 20, 1)} MiB; a meta decodes in ${fmt(pub.decodeMs, 1)} ms`);
 
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
@@ -213,6 +251,11 @@ export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m:
           ratio: `pubnet: +${fmt(pub.historyBytes / pub.metaBytes * 100, 1)}% over the ledgers' metas`,
           target: 'reported (no target)', verdict: 'n/a',
         },
+        {
+          metric: 'Storing a pubnet ledger (its entry writes, transactions, events) with the entry history kept',
+          value: `${fmt(ingest.withHistory, 1)} ms`, ratio: `${ingest.ratio.toFixed(2)}x without (${fmt(ingest.without, 1)} ms)`,
+          target: 'reported (no target)', verdict: 'n/a',
+        },
       ],
       details: ['### Ledger entries at a past ledger', '',
         `A store fed ${o.accounts.toLocaleString('en-US')} accounts, then ${changesText} balance updates (${o.perLedger} a ledger over ${syn.ledgers} ledgers, all inside the retention window, so each account has about ${fmt(synChanges / o.accounts, 0)} older versions), ingested at ${fmt(synChanges / syn.ingestSec)} changes/s with the history kept. getLedgerEntries runs in process (the method's handler on the real store: key decoding, lookups, rendering), alternating the window's far end (\`ledger\`: ${many.farLedger}) and the latest ledger (no \`ledger\`, the baseline) for the same keys, ${o.calls} calls each after a warm-up.`, '',
@@ -222,6 +265,7 @@ export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m:
           return `| ${n} | ${fmt(x.far.p50, 3)} ms | ${fmt(x.far.p99, 3)} ms | ${fmt(x.latest.p50, 3)} ms | ${fmt(x.latest.p99, 3)} ms | ${ratio(x.far.p50, x.latest.p50)} / ${ratio(x.far.p99, x.latest.p99)} |`;
         }), '',
         `Storage (SQLite dbstat, 16 KiB pages): the history of the synthetic store holds ${changesText} rows in ${fmt(synBytes / 2 ** 20, 1)} MiB, ${fmt(perMillion(synBytes, synChanges), 0)} MiB per million changes. On the ten pubnet fixture ledgers (their entries' earlier versions taken from the metas' pre-images, so every update keeps a real previous version) ${pub.changes.toLocaleString('en-US')} changes take ${fmt(pub.historyBytes / 2 ** 20, 2)} MiB, ${fmt(perMillion(pub.historyBytes, pub.changes), 0)} MiB per million, ${fmt(pub.historyBytes / pub.metaBytes * 100, 1)}% of the ${fmt(pub.metaBytes / 2 ** 20, 1)} MiB their LedgerCloseMetas take in the ledgers table.`, '',
+        `Ingestion: the ten pubnet ledgers (about ${fmt(pub.changes / 10, 0)} entry changes each), converted once, stored ${o.ingestLoops} times over as one chain into a store keeping the history and one without it (\`--ledger-entry-history false\`), alternately ledger by ledger; after the first pass every change replaces a version the history keeps. Mean store time per ledger: ${fmt(ingest.withHistory, 1)} ms with the history, ${fmt(ingest.without, 1)} ms without (${ingest.ratio.toFixed(2)}x). Each change costs one insert at a random place of the history's index. A follower bootstrapped from a history archive backfills its window without entry writes (ledgers up to the checkpoint are history only) and pays this only from the checkpoint on.`, '',
         `The alternative, pre-images read out of the stored metas: its index of which ledgers changed each key alone would take ${fmt(perMillion(synIndex, synChanges), 0)} MiB per million changes (synthetic; ${fmt(perMillion(pub.indexBytes, pub.changes), 0)} MiB on pubnet), and every distinct ledger a read reaches costs reading and decoding its meta: ${fmt(pub.decodeMs, 1)} ms for a pubnet ledger (median), against ${fmt(many.far.p50, 2)} ms for the whole 200-key read above.`, ''],
     };
   } finally {

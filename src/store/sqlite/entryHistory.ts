@@ -1,24 +1,35 @@
 // Ledger entries as they were at the end of a past ledger (getLedgerEntries' `ledger` parameter).
 //
-// Layout (migration 3): ledger_entry_history(id, key, entry, last_modified), indexed by key. When
+// Layout (migrations 3 and 4): ledger_entry_history(id, key hash, key, entry, last_modified). When
 // ledger N writes a key, the row it replaces in ledger_entries is first copied here under
-// id = (N - 1) * 2^24 + the write's position in the ledger: N - 1 is the last ledger at whose end
-// that version was current. A key that N creates gets a row with a NULL entry: it did not exist
-// until then. So the version current at the end of ledger L is the key's first row with
-// id >= L * 2^24 (what the first write after L replaced), else the key's row in ledger_entries.
-// TTL entries are keys like any other, so a contract entry's TTL as of L comes out the same way.
+// id = (N - 1) * 2^24 + a position in the ledger: N - 1 is the last ledger at whose end that version
+// was current. A key that N creates gets a row with a NULL entry: it did not exist until then. So
+// the version current at the end of ledger L is the key's first row with id >= L * 2^24 (what the
+// first write after L replaced), else the key's row in ledger_entries. TTL entries are keys like
+// any other, so a contract entry's TTL as of L comes out of the same lookup.
 //
-// Rows are appended in id order, so trimming the retention window deletes one rowid range. The
-// metadata `entryHistoryFrom` is the first ledger whose state the history can give back: the first
-// ledger stored, the history-archive checkpoint a follower's state was bootstrapped at, or, for a
-// database older than migration 3, its latest ledger then.
+// The lookup goes through an index on (key hash, id); a key's rows are in id order there, and rows
+// of other keys with the same hash are skipped by comparing the key. An index of 8-byte hashes
+// instead of keys (40 to 150 bytes) is what ingestion pays for: every change inserts into it at a
+// random place, and a smaller index has fewer pages to dirty (ingest time about halved, measured).
+// A ledger's rows are written in hash order for the same reason.
+//
+// Rows are appended in id order, so trimming the retention window deletes one rowid range (and
+// their index entries). The metadata `entryHistoryFrom` is the first ledger whose state the history
+// can give back: the first ledger stored, the history-archive checkpoint a follower's state was
+// bootstrapped at, the first ledger after the history was switched back on, or, for a database
+// older than the history (migration 3) or its hash index (4), its latest ledger then.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { IngestBatch, StoredEntry } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
+import { termHash } from '../../ingest/events.ts';
 
 /** Writes per ledger the id leaves room for (2^24: far beyond what one ledger can change). */
 export const HISTORY_LEDGER_SPAN = 16_777_216;
 const FROM_KEY = 'entryHistoryFrom';
+/** The event index's 47-bit hash, under a kind of its own. */
+const keyHash = (key: Uint8Array): number => termHash(KEY_HASH_KIND, key);
+const KEY_HASH_KIND = 64;
 
 type Row = Record<string, unknown>;
 
@@ -35,13 +46,14 @@ export class EntryHistory {
     this.enabled = enabled;
     const p = (sql: string) => db.prepare(sql);
     this.st = {
-      // the current row (or, for a key being created, a NULL marker) before the write replaces it
-      keep: p(`INSERT INTO ledger_entry_history (id, key, entry, last_modified)
-               SELECT ?1 * ${HISTORY_LEDGER_SPAN} + ?2, ?3, e.entry, e.last_modified
-               FROM (SELECT 1) LEFT JOIN ledger_entries e ON e.key = ?3
-               WHERE e.key IS NOT NULL OR ?4`),
+      // the current row, before the write replaces it
+      keep: p(`INSERT INTO ledger_entry_history (id, key_hash, key, entry, last_modified)
+               SELECT ?1 * ${HISTORY_LEDGER_SPAN} + ?2, ?3, key, entry, last_modified FROM ledger_entries WHERE key = ?4`),
+      // a key being created: it did not exist before
+      absent: p(`INSERT INTO ledger_entry_history (id, key_hash, key, entry, last_modified)
+                 VALUES (?1 * ${HISTORY_LEDGER_SPAN} + ?2, ?3, ?4, NULL, NULL)`),
       versionAt: p(`SELECT entry, last_modified FROM ledger_entry_history
-                    WHERE key = ? AND id >= ? * ${HISTORY_LEDGER_SPAN} ORDER BY id LIMIT 1`),
+                    WHERE key_hash = ? AND id >= ? * ${HISTORY_LEDGER_SPAN} AND key = ? ORDER BY id LIMIT 1`),
       current: p('SELECT entry, last_modified FROM ledger_entries WHERE key = ?'),
       trim: p(`DELETE FROM ledger_entry_history WHERE id < ? * ${HISTORY_LEDGER_SPAN}`),
       clear: p('DELETE FROM ledger_entry_history'),
@@ -76,10 +88,12 @@ export class EntryHistory {
     if (seq <= from) return; // a follower's ledgers up to its checkpoint: their changes are in its state
     const writes = batch.entryWrites;
     if (writes.length >= HISTORY_LEDGER_SPAN) throw new Error(`ledger ${seq} writes ${writes.length} entries, more than the history can index`);
-    for (let i = 0; i < writes.length; i++) {
-      const w = writes[i];
-      this.st.keep.run(seq - 1, i, w.key, w.entry ? 1 : 0);
-    }
+    const order = writes.map((w, i) => ({ hash: keyHash(w.key), i }));
+    order.sort((a, b) => a.hash - b.hash || a.i - b.i);
+    order.forEach(({ hash, i }, position) => {
+      const { key, entry } = writes[i];
+      if (this.st.keep.run(seq - 1, position, hash, key).changes === 0 && entry) this.st.absent.run(seq - 1, position, hash, key);
+    });
   }
 
   /** Forgets what no ledger from `oldest` on needs. */
@@ -96,7 +110,7 @@ export class EntryHistory {
   entriesAt(keys: readonly Uint8Array[], ledger: number): Map<string, StoredEntry> {
     const out = new Map<string, StoredEntry>();
     for (const key of keys) {
-      const r = (this.st.versionAt.get(key, ledger) ?? this.st.current.get(key)) as Row | undefined;
+      const r = (this.st.versionAt.get(keyHash(key), ledger, key) ?? this.st.current.get(key)) as Row | undefined;
       if (r && r.entry !== null) out.set(toBase64(key), { key, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) });
     }
     return out;

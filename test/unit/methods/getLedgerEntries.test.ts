@@ -214,4 +214,7 @@ test('ledger: outside the entry history is -32602 naming the range; the latest l
   assert.deepEqual(await call(getLedgerEntries, { keys, ledger: LAST_LEDGER }, ctx), await call(getLedgerEntries, { keys }, ctx));
   const atFirst = await call(getLedgerEntries, { keys, ledger: FIRST_LEDGER }, ctx);
   assert.equal(atFirst.latestLedger, LAST_LEDGER, 'latestLedger stays the latest ledger');
+  const noHistory = { ...ctx, store: { ...db.store, latestLedger: () => db.store.latestLedger(), entryHistoryOldest: () => undefined } as unknown as StoreReader };
+  await assertRpcError(getLedgerEntries, { keys, ledger: LAST_LEDGER }, noHistory, -32602,
+    'ledger is not served: this rpc instance keeps no entry history (--ledger-entry-history=false)');
 });

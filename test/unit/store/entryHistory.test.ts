@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createHash } from 'node:crypto';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import { migrations } from '../../../src/store/sqlite/migrations.ts';
 import type { IngestBatch, StoredEntry } from '../../../src/store/types.ts';
 import { encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
@@ -223,6 +224,50 @@ describe('entry history', () => {
     const rows = db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number };
     db.close();
     assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
+  });
+
+  it('a row of another key with the same hash is not taken for the key', () => {
+    const path = tmpStorePath();
+    const store = new SqliteStore(path);
+    const a = account(1, 1n, 1), b = account(2, 2n, 1);
+    store.ingest(batch(1, [put(a), put(b)]), 100);
+    store.ingest(batch(2, [put(account(3, 3n, 2))]), 100);
+    store.ingest(batch(3, [put(account(1, 10n, 3))]), 100);
+    store.close();
+    // a version of b filed under a's hash before a's first row (as a 47-bit collision would)
+    const db = new DatabaseSync(path);
+    const { key_hash: hashOfA } = db.prepare('SELECT key_hash FROM ledger_entry_history WHERE key = ?').get(keyOf(a)) as { key_hash: number };
+    db.prepare('INSERT INTO ledger_entry_history (id, key_hash, key, entry, last_modified) VALUES (?, ?, ?, ?, ?)')
+      .run(1 * 16_777_216 + 5, hashOfA, keyOf(b), encodeLedgerEntry(account(2, 99n, 1)), 1);
+    db.close();
+    const reopened = new SqliteStore(path);
+    for (const l of [1, 2]) assert.deepEqual(reopened.entriesAt([keyOf(a)], l).get(toBase64(keyOf(a)))?.entry, encodeLedgerEntry(a), `ledger ${l}`);
+    assert.deepEqual(reopened.entriesAt([keyOf(a)], 3).get(toBase64(keyOf(a)))?.entry, encodeLedgerEntry(account(1, 10n, 3)));
+    reopened.close();
+  });
+
+  it('a database with the first layout of the history (keyed by key, migration 3) starts it again at its latest ledger', () => {
+    const path = tmpStorePath();
+    const a = account(1, 1n, 1);
+    const old = new SqliteStore(path);
+    old.ingest(batch(1, [put(a)]), 100);
+    old.ingest(batch(2, [put(account(1, 2n, 2))]), 100);
+    old.close();
+    // back to schema version 3, with a row in step 3's layout
+    const db = new DatabaseSync(path);
+    db.exec("DROP TABLE ledger_entry_history; DELETE FROM metadata WHERE key = 'entryHistoryFrom'");
+    db.exec(migrations[2]);
+    db.exec("UPDATE metadata SET value = '1' WHERE key = 'entryHistoryFrom'"); // its history went back to ledger 1
+    db.prepare('INSERT INTO ledger_entry_history (id, key, entry, last_modified) VALUES (?, ?, ?, ?)').run(16_777_216, keyOf(a), encodeLedgerEntry(a), 1);
+    db.exec('PRAGMA user_version = 3');
+    db.close();
+
+    const store = new SqliteStore(path);
+    assert.equal(store.entryHistoryOldest(), 2);
+    store.ingest(batch(3, [put(account(1, 3n, 3))]), 100);
+    const key = keyOf(a);
+    assert.deepEqual([2, 3].map((l) => store.entriesAt([key], l).get(toBase64(key))?.lastModified), [2, 3]);
+    store.close();
   });
 
   it('turned off, keeps nothing and drops what was kept; turned on again, starts without gaps at its next ledger', () => {

@@ -15,6 +15,9 @@ import { FaucetRateLimiter } from './faucet/rateLimit.ts';
 import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
+import { Dispatcher } from './rpc/jsonrpc.ts';
+import { LedgerFeed } from './ingest/ledgerFeed.ts';
+import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
 import { ConnectionGuard } from './rpc/connectionGuard.ts';
 import { MemoryRelief } from './work/memoryRelief.ts';
@@ -57,7 +60,12 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     dbPath: config.dbPath, networkPassphrase: config.networkPassphrase,
     maxConcurrent: config.preflightWorkerCount, maxWaiting: config.preflightWorkerQueueSize,
   });
-  const side = isFollower(config) ? follower(store, config, logger) : standalone(store, config, logger, simulator);
+  // the one commit point: both ledger paths write through it, and everything that reacts to new
+  // ledgers (metrics, publishing, waiters, subscriptions) listens on its feed
+  const feed = new LedgerFeed(logger);
+  feed.listen((ledgers) => setLatestLedger(ledgers[ledgers.length - 1].ledger.sequence));
+  const writer = new LedgerWriter(store, feed, config.historyRetentionWindow);
+  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
@@ -72,9 +80,13 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     openConnections: connections.open, refusedConnections: connections.refused, writeTimeouts: connections.writeTimeouts,
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
-  const http = createHttpServer({
-    config, methods, logger, metrics: getMetrics(), connections,
+  // serving does not depend on the transport: one dispatcher for every way requests arrive
+  const dispatcher = new Dispatcher({
+    methods, logger, metrics: getMetrics(), limits: config,
     ctx: { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive },
+  });
+  const http = createHttpServer({
+    config, dispatcher, logger, metrics: getMetrics(), connections,
     registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });
   const { host, port } = await http.listen();
@@ -129,18 +141,20 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
   return new DatastoreLedgerArchive(source, { logger });
 }
 
-function standalone(store: Store, config: Config, logger: Logger, simulator: Simulator): LedgerSide {
+function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator): LedgerSide {
+  const { store } = writer;
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
     perClient: config.friendbotRateLimitPerClient, total: config.friendbotRateLimitTotal, windowSeconds: config.friendbotRateLimitWindow,
   });
   const faucetLimiter = limiter.enabled ? limiter : undefined;
   const publisher = createPublisher(store, config, logger);
+  if (publisher) {
+    writer.feed.listen((ledgers) => { for (const l of ledgers) publisher({ sequence: l.ledger.sequence, bytes: l.ledger.meta }); });
+  }
   const network = new StandaloneNetwork({
-    store, config, logger,
+    writer, config, logger,
     observeIngestion: (type, seconds) => observeIngestion(type, seconds),
-    onLedger: (seq) => setLatestLedger(seq),
-    onLedgerStored: publisher,
   });
   network.init();
   const faucet = config.friendbot ? new Faucet(network, store, simulator, logger) : undefined;
@@ -159,9 +173,9 @@ function standalone(store: Store, config: Config, logger: Logger, simulator: Sim
   };
 }
 
-function follower(store: Store, config: Config, logger: Logger): LedgerSide {
-  const ingester = createFollowIngester(store, config, logger, {
-    onLedger: (seq) => setLatestLedger(seq),
+function follower(writer: LedgerWriter, config: Config, logger: Logger): LedgerSide {
+  const { store } = writer;
+  const ingester = createFollowIngester(writer, config, logger, {
     observeIngestion: (type, seconds) => observeIngestion(type, seconds),
   });
   return {

@@ -12,7 +12,7 @@ import type { IngestBatch, Store } from '../store/types.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
 import { CorruptLedgerError, verifiedLedgerBatch } from './verifiedLedger.ts';
 import { LedgerRowsWorker } from './ledgerRowsWorker.ts';
-import { StateSizeWindow } from './stateSizeWindow.ts';
+import type { LedgerWriter } from './ledgerWriter.ts';
 
 /** Ledgers converted ahead of the one being stored (each ~1-3 MB of rows in memory). */
 const CONVERT_AHEAD = 4;
@@ -25,14 +25,14 @@ interface Converting { raw: RawLedger; batch: Promise<IngestBatch>; ready: boole
 export type StateBootstrapper = (notAfter: number | undefined, signal: AbortSignal) => Promise<number>;
 
 export interface LedgerIngesterOptions {
-  store: Store;
+  /** Where ledgers are committed and announced (its store is the one followed from). */
+  writer: LedgerWriter;
   source: LedgerSource;
   networkId: Uint8Array;
   retentionWindow: number;
   logger: Logger;
   /** Absent: no history archive; the state is only what the ingested ledgers changed. */
   bootstrapState?: StateBootstrapper;
-  onLedger?: (sequence: number) => void;
   observeIngestion?: (type: string, seconds: number) => void;
   /** Attempts at one ledger before ingestion gives up (1 s apart). */
   attempts?: number;
@@ -49,6 +49,8 @@ export class LedgerIngester {
 
   constructor(opts: LedgerIngesterOptions) { this.o = opts; }
 
+  private get store(): Store { return this.o.writer.store; }
+
   start(): void {
     this.running = this.run().catch((e: unknown) => {
       if (this.abort.signal.aborted) return;
@@ -64,7 +66,8 @@ export class LedgerIngester {
   }
 
   private async run(): Promise<void> {
-    const { store, logger } = this.o;
+    const { store } = this;
+    const { logger } = this.o;
     const signal = this.abort.signal;
     const tip = await this.retrying('reading the source\'s tip', () => this.o.source.latest());
     let stateLedger = Number(store.metadata('stateLedger') ?? 0);
@@ -124,8 +127,7 @@ export class LedgerIngester {
         while (group.length < GROUP_LEDGERS && ahead.peek()?.ready) group.push((await ahead.shift())!);
         const started = performance.now();
         const batches: IngestBatch[] = [];
-        let previous = this.o.store.latestLedger();
-        const stateSizeWindow = new StateSizeWindow((key) => this.o.store.entry(key)?.entry);
+        let previous = this.store.latestLedger();
         let bad: unknown;
         for (const c of group) {
           try {
@@ -134,9 +136,6 @@ export class LedgerIngester {
             }
             const converted = await c.batch.catch((e: Error) => { throw new CorruptLedgerError(`ledger ${c.raw.sequence}: ${e.message}`); });
             const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
-            // Ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes.
-            if (c.raw.sequence <= stateLedger) batch.entryWrites = [];
-            else stateSizeWindow.apply(batch);
             batches.push(batch);
             previous = batch.ledger;
           } catch (e) {
@@ -144,12 +143,12 @@ export class LedgerIngester {
             break;
           }
         }
-        this.o.store.ingestMany(batches, this.o.retentionWindow);
+        // ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes
+        this.o.writer.write(batches, { historyOnlyThrough: stateLedger });
         if (batches.length) stored();
         const seconds = (performance.now() - started) / 1000;
         for (const b of batches) {
           this.o.observeIngestion?.('total', seconds / batches.length);
-          this.o.onLedger?.(b.ledger.sequence);
           progress.ledgerDone(b.ledger.sequence);
         }
         if (bad !== undefined) throw bad;
@@ -177,7 +176,7 @@ export class LedgerIngester {
 
   /** The stored tip + 1; on an empty store, the start of the retention window (never after C + 1). */
   private async firstLedger(tip: number | undefined, stateLedger: number): Promise<number> {
-    const latest = this.o.store.latestLedger();
+    const latest = this.store.latestLedger();
     if (latest) return latest.sequence + 1;
     if (tip === undefined) return stateLedger ? stateLedger + 1 : 0;
     const earliest = (await this.o.source.earliest()) ?? 2;

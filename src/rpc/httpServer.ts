@@ -45,8 +45,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface HttpServerOptions {
   config: Config;
-  methods: readonly Method[];
-  ctx: MethodContext;
+  /** The node's dispatcher (shared with the other transports); else one is built from `methods` and `ctx`. */
+  dispatcher?: Dispatcher;
+  methods?: readonly Method[];
+  ctx?: MethodContext;
   logger: Logger;
   metrics?: Metrics;
   /**
@@ -164,9 +166,10 @@ function sendText(reply: FastifyReply, status: number, text: string): void {
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { config, logger, metrics } = options;
-  const dispatcher = new Dispatcher({
-    methods: options.methods,
-    ctx: options.ctx,
+  if (!options.dispatcher && !options.ctx) throw new Error('createHttpServer needs a dispatcher or a method context');
+  const dispatcher = options.dispatcher ?? new Dispatcher({
+    methods: options.methods ?? [],
+    ctx: options.ctx as MethodContext,
     logger,
     metrics,
     limits: config,

@@ -10,6 +10,7 @@ import { CaptiveCoreSource } from './metaStream/captiveCore.ts';
 import { HistoryArchive } from '../archive/historyArchive.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
+import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { LedgerIngester, type StateBootstrapper } from '../ingest/ledgerIngester.ts';
 import { networkIdOf } from '../xdr/codec.ts';
 
@@ -32,16 +33,16 @@ export function createLedgerSource(config: Config, logger?: Logger): LedgerSourc
 }
 
 export function createFollowIngester(
-  store: Store, config: Config, logger: Logger,
-  hooks: { onLedger: (seq: number) => void; observeIngestion: (type: string, seconds: number) => void },
+  writer: LedgerWriter, config: Config, logger: Logger,
+  hooks: { observeIngestion: (type: string, seconds: number) => void },
 ): LedgerIngester & { sourceDescription: string } {
   const source = createLedgerSource(config, logger);
   const archives = archiveUrls(config);
   const ingester = new LedgerIngester({
-    store, source, logger,
+    writer, source, logger,
     networkId: networkIdOf(config.networkPassphrase),
     retentionWindow: config.historyRetentionWindow,
-    bootstrapState: archives.length ? archiveBootstrapper(store, archives, config.networkPassphrase, logger) : undefined,
+    bootstrapState: archives.length ? archiveBootstrapper(writer.store, archives, config.networkPassphrase, logger) : undefined,
     ...hooks,
   });
   return Object.assign(ingester, { sourceDescription: source.description });

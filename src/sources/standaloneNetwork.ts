@@ -6,6 +6,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
+import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
 import { accountKey, bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
@@ -27,7 +28,6 @@ import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import { sorobanMemoProblem, type SorobanEnv } from '../ledger/soroban/resources.ts';
 import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnostics.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
-import type { RawLedger } from './ledgerSource.ts';
 import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
@@ -57,8 +57,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly observeIngestion: IngestObserver;
   private readonly verifier = new SignatureVerifierPool();
   private decodedHeader: { row: LedgerRow; header: xdr.LedgerHeaderHistoryEntryWire } | undefined;
-  private readonly onLedger: (seq: number) => void;
-  private readonly onLedgerStored: (ledger: RawLedger) => void;
+  private readonly writer: LedgerWriter;
   /** The host and network limits for Soroban transactions; absent when the addon is not built. */
   private soroban: SorobanEnv | undefined;
   /** TTLs and sizes of the contract entries (eviction, the state-size window); with `soroban`. */
@@ -67,21 +66,20 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private readonly orderBook = new OrderBook();
 
   constructor(opts: {
-    store: Store; config: Config; logger: Logger; observeIngestion?: IngestObserver; onLedger?: (seq: number) => void;
-    /** Each ledger's meta once stored (publishing it as a datastore and history archive). */
-    onLedgerStored?: (ledger: RawLedger) => void;
+    /** Where closed ledgers are committed and announced (its store is the one read here). */
+    writer: LedgerWriter; config: Config; logger: Logger; observeIngestion?: IngestObserver;
     /** How long a close works before letting requests in (default SLICE_MS; 0 = after every step). */
     closeSliceMs?: number;
   }) {
     this.closeSliceMs = opts.closeSliceMs;
-    this.store = opts.store;
+    this.writer = opts.writer;
+    this.store = opts.writer.store;
+    this.writer.feed.listen((ledgers) => this.notifyLedger(ledgers[ledgers.length - 1].ledger.sequence));
     this.config = opts.config;
     this.log = opts.logger;
     this.networkId = networkIdOf(opts.config.networkPassphrase);
     this.queue = new TransactionQueue(opts.config.transactionQueueLimit);
     this.observeIngestion = opts.observeIngestion ?? (() => {});
-    this.onLedger = opts.onLedger ?? (() => {});
-    this.onLedgerStored = opts.onLedgerStored ?? (() => {});
     this.state = {
       getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
@@ -143,8 +141,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     for (const e of genesis.entries) {
       batch.entryWrites.push({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
     }
-    this.store.ingest(batch, this.config.historyRetentionWindow);
-    this.onLedgerStored({ sequence: 1, bytes });
+    this.writer.write([batch], { deriveStateSizeWindow: false });
     this.log.info({ ledger: 1 }, 'created the genesis ledger');
   }
 
@@ -307,20 +304,16 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }, this.networkId);
     if (!await work.checkpoint()) return prev.header.ledgerSeq;
     const storeStarted = performance.now();
-    new StateSizeWindow((key) => this.store.entry(key)?.entry).apply(batch);
-    this.store.ingest(batch, this.config.historyRetentionWindow);
+    this.writer.write([batch]);
     sorobanState?.apply(batch.entryWrites);
     this.orderBook.apply(batch.entryWrites);
     if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY))) this.refreshSorobanConfig(soroban);
-    this.onLedgerStored({ sequence: closed.header.ledgerSeq, bytes: encoded.bytes });
     this.queue.ledgerClosed(frames);
     const storeMs = performance.now() - storeStarted;
     const ingestMs = work.busyMs + storeMs - applyMs;
     this.observeIngestion('apply', applyMs / 1000);
     this.observeIngestion('total', ingestMs / 1000);
     this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
-    this.onLedger(seq);
-    this.notifyLedger(seq);
     return seq;
   }
 

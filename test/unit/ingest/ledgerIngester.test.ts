@@ -11,6 +11,8 @@ import pino from 'pino';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { openDatastoreSource } from '../../../src/sources/datastore/datastoreSource.ts';
 import { LedgerIngester } from '../../../src/ingest/ledgerIngester.ts';
+import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
+import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { fastLedgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { networkIdOf, toBase64 } from '../../../src/xdr/codec.ts';
 
@@ -36,7 +38,7 @@ async function ingestUntil(ingester: LedgerIngester, store: SqliteStore, seq: nu
 test('after a checkpoint at 998, ledgers up to it are history only; 999\'s entry changes are applied', async () => {
   const store = new SqliteStore(join(tmp(), 'db.sqlite'));
   const ingester = new LedgerIngester({
-    store, logger, networkId, retentionWindow: 100,
+    writer: new LedgerWriter(store, new LedgerFeed(), 100), logger, networkId, retentionWindow: 100,
     source: openDatastoreSource(DATASTORE, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
     bootstrapState: async () => { await store.replaceState(998, async () => {}); return 998; },
   });
@@ -60,7 +62,7 @@ test('an empty store starts at the retention window\'s first ledger, and follows
   rmSync(join(dir, newest));
   const store = new SqliteStore(join(tmp(), 'db.sqlite'));
   const ingester = new LedgerIngester({
-    store, logger, networkId, retentionWindow: 1,
+    writer: new LedgerWriter(store, new LedgerFeed(), 1), logger, networkId, retentionWindow: 1,
     source: openDatastoreSource(dir, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
   });
   ingester.start();

@@ -7,6 +7,8 @@ import pino from 'pino';
 import { Keypair, Networks, hash, xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
+import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
+import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { defaultConfig } from '../../../src/config/config.ts';
 import type { SubmitResult } from '../../../src/rpc/methods/types.ts';
 
@@ -16,7 +18,9 @@ export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer
 export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number } = {}) {
   const path = join(mkdtempSync(join(tmpdir(), 'lumen-standalone-')), 'n.sqlite');
   const store = opts.makeStore ? opts.makeStore(path) : new SqliteStore(path) as S;
-  const net = new StandaloneNetwork({ store, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs });
+  const feed = new LedgerFeed();
+  const writer = new LedgerWriter(store, feed, defaultConfig.historyRetentionWindow);
+  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs });
   net.init();
   /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
   const seq = (kp: Keypair): string => {
@@ -29,5 +33,5 @@ export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?
     const bytes = Buffer.from(tx.toXDR(), 'base64');
     return net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes));
   };
-  return { store, net, seq, submit };
+  return { store, net, seq, submit, feed };
 }

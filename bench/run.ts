@@ -8,14 +8,15 @@
 // `--quick` runs each section once, briefly, and does not write BENCHMARKS.md (harness check).
 // The getEvents/queryEvents benchmark (bench/events.ts) runs last and writes its own section after
 // the table; `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept); `--only
-// events` runs it alone (writing nothing, as any --only run).
+// events` runs it alone (writing nothing, as any --only run, unless `--write` is given: then the
+// sections it ran are spliced into the existing BENCHMARKS.md, dated; see bench/partialRun.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
 import { runLoad, rpcBody, type LoadResult } from './httpLoad.ts';
 import { latencyFixture, runLatency } from './latency.ts';
 import { describeMachine } from './machine.ts';
-import { DEFAULT_EVENTS_OPTIONS, QUICK_EVENTS_OPTIONS, runEventsBench, withEventsSection } from './events.ts';
+import { DEFAULT_EVENTS_OPTIONS, QUICK_EVENTS_OPTIONS, replaceEventsSection, runEventsBench, withEventsSection } from './events.ts';
 import { createAccounts, runPayments, type PaymentsResult } from './payments.ts';
 import { toConsole, toMarkdown, verdict, type Report, type Row } from './report.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
@@ -32,6 +33,7 @@ import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
 import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
 import { fmt, median } from './stats.ts';
+import { spliceSections } from './partialRun.ts';
 
 const QUICK = process.argv.includes('--quick');
 const SKIP_EVENTS = process.argv.includes('--skip-events');
@@ -48,6 +50,7 @@ const CFG = QUICK
     engine: DEFAULT_ENGINE_OPTIONS };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();
+const WRITE_PARTIAL = ONLY !== undefined && process.argv.includes('--write') && !QUICK;
 const CONNECTIONS = 64;
 const OUT = new URL('../BENCHMARKS.md', import.meta.url);
 
@@ -56,6 +59,7 @@ const TARGETS = { startupMs: 1000, latestLedgerRatio: 0.5, ledgerEntriesRatio: 0
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
 const rows: Row[] = [];
+const sectionsRun: string[] = [];
 const details: string[] = [];
 
 async function withServer<T>(server: Promise<NodeProcess>, fn: (s: NodeProcess) => Promise<T>): Promise<T> {
@@ -67,6 +71,7 @@ async function withServer<T>(server: Promise<NodeProcess>, fn: (s: NodeProcess) 
 async function section(name: string, fallbackRows: string[], fn: () => Promise<void>): Promise<void> {
   if (ONLY && !ONLY.some((w) => name.includes(w))) return;
   log(`${name}...`);
+  sectionsRun.push(name);
   const t0 = performance.now();
   try {
     await fn();
@@ -322,4 +327,9 @@ if (!QUICK && !ONLY) {
   const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
   writeFileSync(OUT, withEventsSection(toMarkdown(report), eventsMarkdown, previous));
   log(`wrote ${OUT.pathname}`);
+} else if (WRITE_PARTIAL) {
+  let file = spliceSections(readFileSync(OUT, 'utf8'), report, eventsMarkdown ? [...sectionsRun, EVENTS_SECTION] : sectionsRun);
+  if (eventsMarkdown) file = replaceEventsSection(file, eventsMarkdown);
+  writeFileSync(OUT, file);
+  log(`spliced ${[...sectionsRun, ...(eventsMarkdown ? [EVENTS_SECTION] : [])].join(', ')} into ${OUT.pathname}`);
 }

@@ -109,10 +109,11 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
 
   function serve(ws: WebSocket): void {
     const sink = new WebSocketSink(ws);
-    const stream: StreamConnection = {
-      subscribe: (params) => hub.subscribe(sink, params),
+    /** This connection's subscriptions, for one message: its subscriptions start once its answer is sent. */
+    const streamFor = (answered: Promise<void>): StreamConnection => ({
+      subscribe: (params) => hub.subscribe(sink, params, answered),
       unsubscribe: (id) => hub.unsubscribe(sink, id),
-    };
+    });
     // the connection's requests stop working when it goes away
     const abandonment = new Abandonment();
     alive.set(ws, true);
@@ -141,22 +142,25 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
         send(errorResponseText('null', ErrorCode.parseError, 'invalid request value'));
         return;
       }
+      let sent!: () => void;
+      const answered = new Promise<void>((resolve) => { sent = resolve; });
+      const reply = (a: Answer): void => {
+        send(a);
+        sent();
+      };
+      const failed = (err: unknown): void => {
+        logger?.error({ err }, 'JSON-RPC WebSocket request failed');
+        reply(errorResponseText('null', ErrorCode.internalError, 'internal error'));
+      };
       let answer: Answer | Promise<Answer>;
       try {
-        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream });
+        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream: streamFor(answered) });
       } catch (err) {
-        logger?.error({ err }, 'JSON-RPC WebSocket request failed');
-        send(errorResponseText('null', ErrorCode.internalError, 'internal error'));
+        failed(err);
         return;
       }
-      if (answer instanceof Promise) {
-        answer.then(send, (err: unknown) => {
-          logger?.error({ err }, 'JSON-RPC WebSocket request failed');
-          send(errorResponseText('null', ErrorCode.internalError, 'internal error'));
-        });
-      } else {
-        send(answer);
-      }
+      if (answer instanceof Promise) answer.then(reply, failed);
+      else reply(answer);
     });
   }
 

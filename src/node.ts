@@ -16,6 +16,8 @@ import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer } from './rpc/httpServer.ts';
 import { Dispatcher } from './rpc/jsonrpc.ts';
+import { streamMethods } from './rpc/methods/subscribe.ts';
+import { SubscriptionHub } from './stream/subscriptionHub.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
 import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
@@ -81,9 +83,12 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
   // serving does not depend on the transport: one dispatcher for every way requests arrive
-  const dispatcher = new Dispatcher({
-    methods, logger, metrics: getMetrics(), limits: config,
-    ctx: { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive },
+  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive };
+  const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods], logger, metrics: getMetrics(), limits: config, ctx });
+  // streaming: subscriptions fed by the same commit point, served by the transports below
+  const hub = new SubscriptionHub({
+    feed, ctx, logger, metrics: getMetrics(),
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
@@ -105,6 +110,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       if (closed) return;
       closed = true;
       await side.stop();
+      hub.close(); // streaming connections get 1001 before HTTP waits for its requests
       await http.close();
       await admin?.close();
       await heavy.close();

@@ -18,6 +18,7 @@ import { createHttpServer } from './rpc/httpServer.ts';
 import { Dispatcher } from './rpc/jsonrpc.ts';
 import { streamMethods } from './rpc/methods/subscribe.ts';
 import { SubscriptionHub } from './stream/subscriptionHub.ts';
+import { SseStreams } from './rpc/sseRoutes.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
 import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
@@ -90,9 +91,11 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
+  const sse = new SseStreams({ hub, config, logger, metrics: getMetrics() });
+  getMetrics().registerStreaming(() => ({ connections: { sse: sse.open }, subscriptions: hub.subscriptionCounts() }));
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
-    registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
+    registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
   });
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

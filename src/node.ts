@@ -14,7 +14,8 @@ import { registerFaucetRoutes } from './faucet/routes.ts';
 import { FaucetRateLimiter } from './faucet/rateLimit.ts';
 import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
-import { createHttpServer } from './rpc/httpServer.ts';
+import { createHttpServer, DEFAULT_RPC_PATHS } from './rpc/httpServer.ts';
+import { attachWebSocketServer } from './rpc/websocketServer.ts';
 import { Dispatcher } from './rpc/jsonrpc.ts';
 import { streamMethods } from './rpc/methods/subscribe.ts';
 import { SubscriptionHub } from './stream/subscriptionHub.ts';
@@ -97,6 +98,13 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     config, dispatcher, logger, metrics: getMetrics(), connections,
     registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
   });
+  const websockets = attachWebSocketServer({
+    server: http.app.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
+  });
+  getMetrics().registerStreaming(() => ({
+    connections: { ws: websockets.open, sse: 0 },
+    subscriptions: hub.subscriptionCounts(),
+  }));
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const admin = createAdminServer({ config, logger, metrics: getMetrics() });
@@ -113,7 +121,9 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       if (closed) return;
       closed = true;
       await side.stop();
-      hub.close(); // streaming connections get 1001 before HTTP waits for its requests
+      // streaming connections get 1001 before HTTP waits for its requests
+      hub.close();
+      await websockets.close();
       await http.close();
       await admin?.close();
       await heavy.close();

@@ -93,7 +93,6 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
   const sse = new SseStreams({ hub, config, logger, metrics: getMetrics() });
-  getMetrics().registerStreaming(() => ({ connections: { sse: sse.open }, subscriptions: hub.subscriptionCounts() }));
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
     registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
@@ -102,7 +101,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     server: http.app.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
   });
   getMetrics().registerStreaming(() => ({
-    connections: { ws: websockets.open, sse: 0 },
+    connections: { ws: websockets.open, sse: sse.open },
     subscriptions: hub.subscriptionCounts(),
   }));
   const { host, port } = await http.listen();

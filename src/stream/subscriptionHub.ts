@@ -20,6 +20,9 @@ import type { MethodContext } from '../rpc/methods/types.ts';
 import { CloseCode, STREAM_KINDS, type StreamKindName, type StreamSink } from './streamSink.ts';
 import { invalid, type Kind, type StreamItem, type Subscription } from './kinds/kind.ts';
 import { LedgersKind } from './kinds/ledgers.ts';
+import { EventsKind } from './kinds/events.ts';
+import { TransactionsKind } from './kinds/transactions.ts';
+import { TransactionKind } from './kinds/transaction.ts';
 import { beforeNextPage } from './replay.ts';
 
 /** JSON-RPC code of "too many subscriptions" (a server error, as the spec of issue 15 fixes it). */
@@ -248,5 +251,5 @@ export class SubscriptionHub {
 }
 
 function defaultKinds(ctx: MethodContext): Kind[] {
-  return [new LedgersKind(ctx) as unknown as Kind];
+  return [new LedgersKind(ctx), new EventsKind(ctx), new TransactionsKind(ctx), new TransactionKind(ctx)] as unknown as Kind[];
 }

@@ -7,13 +7,15 @@
 //
 // The hub decides what to send; this file only frames, queues and ends. The rules are the
 // WebSocket transport's: the same buffer limit (a stream over it is cut: its client resumes from its
-// last id), the same connection cap (--max-websocket-connections, counted separately), and a
-// shutdown ends every stream. Bad params are refused before the stream starts, with HTTP 400 and the
+// last id), the same connection cap (--max-websocket-connections, counted separately; a stream's
+// connection leaves the HTTP connection count, as an upgraded one does), and a shutdown ends every
+// stream. Bad params are refused before the stream starts, with HTTP 400 and the
 // JSON-RPC error the subscribe method would give (`{"code":-32602,"message":...}`).
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { ConnectionGuard } from './connectionGuard.ts';
 import { ErrorCode, RpcError } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
@@ -31,6 +33,8 @@ export interface SseOptions {
   config: Pick<Config, 'maxWebsocketConnections'>;
   logger?: Logger;
   metrics?: Metrics;
+  /** The HTTP connection count, which a stream's connection leaves (as a WebSocket's does). */
+  connections?: ConnectionGuard;
 }
 
 /** A bad request: HTTP 400 with this JSON-RPC-style error. */
@@ -122,6 +126,7 @@ export class SseStreams {
   private readonly maxStreams: number;
   private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
+  private readonly connections: ConnectionGuard | undefined;
   private readonly streams = new Set<SseSink>();
   private heartbeats: NodeJS.Timeout | undefined;
   private closed = false;
@@ -131,6 +136,7 @@ export class SseStreams {
     this.maxStreams = options.config.maxWebsocketConnections;
     this.logger = options.logger;
     this.metrics = options.metrics;
+    this.connections = options.connections;
   }
 
   /** Streams open now (the stream connections gauge, transport=sse). */
@@ -198,8 +204,12 @@ export class SseStreams {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no', // a proxy (nginx) must pass events on as they come
+      // the connection ends with the stream, so it can leave the HTTP connections for good: streams
+      // are capped by their own limit and do not crowd out JSON-RPC clients
+      connection: 'close',
     });
     res.flushHeaders();
+    if (res.socket !== null) this.connections?.handOver(res.socket);
     this.streams.add(sink);
     this.startHeartbeats();
     const gone = (): void => {

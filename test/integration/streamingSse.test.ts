@@ -207,3 +207,27 @@ describe('streaming over Server-Sent Events', () => {
     assert.deepEqual(JSON.parse(lastEvent.data), { code: 1001, reason: 'node shutting down' });
   });
 });
+
+describe('SSE streams and the connection limits', () => {
+  let node: NodeProcess;
+  before(async () => {
+    node = await startNodeProcess({ args: ['--log-level', 'warn', '--max-connections', '2', '--max-websocket-connections', '3'] });
+  });
+  after(async () => { await node?.stop(); });
+
+  it('streams leave the HTTP connections (JSON-RPC is still served) and are capped by their own limit', async () => {
+    const streams: SseStream[] = [];
+    for (let i = 0; i < 3; i++) streams.push(await stream(streamUrl(node.url, 'ledgers')));
+    const refused = await openSse(streamUrl(node.url, 'ledgers'));
+    assert.equal(refused.status, 503);
+    assert.match(JSON.parse(refused.body!).message, /too many open streams \(limit 3\)/);
+    assert.ok((await node.rpc('getLatestLedger')).result.sequence >= 1);
+    for (const sse of streams) await sse.take(1); // all three are live
+    streams.pop()!.close();
+    // a closed stream frees its place (the server sees the close asynchronously: try until it has)
+    let again = await openSse(streamUrl(node.url, 'ledgers'));
+    while (again.status === 503) again = await openSse(streamUrl(node.url, 'ledgers'));
+    assert.equal(again.status, 200);
+    for (const sse of [...streams, again.stream!]) sse.close();
+  });
+});

@@ -92,7 +92,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
-  const sse = new SseStreams({ hub, config, logger, metrics: getMetrics(), connections });
+  const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
     registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },

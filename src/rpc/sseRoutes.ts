@@ -13,7 +13,6 @@
 // JSON-RPC error the subscribe method would give (`{"code":-32602,"message":...}`).
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { ConnectionGuard } from './connectionGuard.ts';
 import { ErrorCode, RpcError } from './errors.ts';
@@ -31,7 +30,6 @@ const QUERY_PARAMS: ReadonlySet<string> = new Set(['startLedger', 'cursor', 'xdr
 export interface SseOptions {
   hub: SubscriptionHub;
   config: Pick<Config, 'maxWebsocketConnections'>;
-  logger?: Logger;
   metrics?: Metrics;
   /** The HTTP connection count, which a stream's connection leaves (as a WebSocket's does). */
   connections?: ConnectionGuard;
@@ -116,15 +114,12 @@ class SseSink implements StreamSink {
     this.ended = true;
     this.res.end();
   }
-
-  get open(): boolean { return !this.ended && !this.res.destroyed; }
 }
 
 /** The SSE transport: its routes, its open streams, their heartbeats. */
 export class SseStreams {
   private readonly hub: SubscriptionHub;
   private readonly maxStreams: number;
-  private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
   private readonly connections: ConnectionGuard | undefined;
   private readonly streams = new Set<SseSink>();
@@ -134,7 +129,6 @@ export class SseStreams {
   constructor(options: SseOptions) {
     this.hub = options.hub;
     this.maxStreams = options.config.maxWebsocketConnections;
-    this.logger = options.logger;
     this.metrics = options.metrics;
     this.connections = options.connections;
   }

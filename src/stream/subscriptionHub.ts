@@ -79,10 +79,11 @@ export class SubscriptionHub {
 
   /**
    * Opens a subscription for `sink`: its id, or an RpcError (-32602 bad params or unknown kind,
-   * -32000 too many subscriptions). Its first notification comes after a turn of the event loop,
-   * so the transport can send the id first.
+   * -32000 too many subscriptions). Its first notification comes after a turn of the event loop
+   * and after `answered` resolves (the transport passes when the answer carrying the id was sent: a
+   * batch's answer may wait for its slowest call), so the client knows the id before its items.
    */
-  subscribe(sink: StreamSink, params: unknown): string {
+  subscribe(sink: StreamSink, params: unknown, answered?: Promise<void>): string {
     if (this.closed) throw new RpcError(TOO_MANY_SUBSCRIPTIONS, 'the node is shutting down');
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
       throw invalid('subscribe params must be an object: {"kind": "ledgers" | "events" | "transactions" | "transaction", ...}');
@@ -110,7 +111,7 @@ export class SubscriptionHub {
     }
     subs.set(sub.id, sub);
     this.counts.set(kind.name, (this.counts.get(kind.name) ?? 0) + 1);
-    void this.run(kind, sub);
+    void this.run(kind, sub, answered);
     return sub.id;
   }
 
@@ -182,10 +183,11 @@ export class SubscriptionHub {
   }
 
   /** Replays stored items from the subscription's start, then makes it live. */
-  private async run(kind: Kind, sub: Subscription): Promise<void> {
+  private async run(kind: Kind, sub: Subscription, answered?: Promise<void>): Promise<void> {
     const stopped = (): boolean => sub.ended || this.closed;
     try {
       await new Promise((resolve) => setImmediate(resolve)); // the subscribe answer goes out first
+      if (answered !== undefined) await answered;
       for (;;) {
         const target = this.announced;
         for (;;) {

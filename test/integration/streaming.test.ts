@@ -302,6 +302,26 @@ describe('streaming: bad input', () => {
     } finally { c.ws.terminate(); }
   });
 
+  it('a batch with subscribe: its answer (with the id) comes before the subscription\'s first item', async () => {
+    const c = await StreamClient.open(node.url);
+    try {
+      const batch = new Promise<any>((resolve) => c.ws.on('message', (d) => { const m = JSON.parse(d.toString()); if (Array.isArray(m)) resolve(m); }));
+      // the slower call (JSON rendered on the workers) holds the batch's answer back
+      c.ws.send(JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'subscribe', params: { kind: 'ledgers', startLedger: 1 } },
+        { jsonrpc: '2.0', id: 2, method: 'getLedgers', params: { startLedger: 1, pagination: { limit: 50 }, xdrFormat: 'json' } },
+      ]));
+      const answers = await batch;
+      const sub = answers[0].result;
+      assert.equal(typeof sub, 'string');
+      await c.waitFor('its first items', () => c.results(sub).length >= 3);
+      const answerAt = c.frames.findIndex((f) => Array.isArray(f));
+      const firstItemAt = c.frames.findIndex((f) => f.params?.subscription === sub);
+      assert.ok(answerAt < firstItemAt, `answer at frame ${answerAt}, first item at ${firstItemAt}`);
+      assert.equal(c.results(sub)[0].sequence, 1);
+    } finally { c.ws.terminate(); }
+  });
+
   it('subscribe over HTTP POST: -32601', async () => {
     const answer = await node.rpc('subscribe', { kind: 'ledgers' });
     assert.equal(answer.error?.code, -32601);
@@ -330,6 +350,26 @@ describe('streaming: bad input', () => {
     await c.subscribe({ kind: 'ledgers' });
     await node.stop();
     assert.equal((await c.closed).code, 1001);
+  });
+});
+
+describe('streaming: heartbeat', () => {
+  it('a connection that does not answer pings is closed with 1008; one that does stays', async () => {
+    const node = await startNodeProcess({ args: ['--ledger-close-interval', '100ms', '--log-level', 'warn', '--websocket-ping-interval', '200ms'] });
+    const mute = await StreamClient.open(node.url, '/', { autoPong: false });
+    const fine = await StreamClient.open(node.url);
+    try {
+      const sub = await fine.subscribe({ kind: 'ledgers' });
+      const closed = await mute.closed;
+      assert.equal(closed.code, 1008);
+      const had = fine.results(sub).length;
+      await fine.waitFor('ledgers after the mute one was closed', () => fine.results(sub).length >= had + 5);
+      assert.equal(fine.ws.readyState, fine.ws.OPEN);
+    } finally {
+      mute.ws.terminate();
+      fine.ws.terminate();
+      await node.stop();
+    }
   });
 });
 

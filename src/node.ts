@@ -19,6 +19,7 @@ import { attachWebSocketServer } from './rpc/websocketServer.ts';
 import { Dispatcher } from './rpc/jsonrpc.ts';
 import { streamMethods } from './rpc/methods/subscribe.ts';
 import { SubscriptionHub } from './stream/subscriptionHub.ts';
+import { SseStreams } from './rpc/sseRoutes.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
 import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
@@ -91,15 +92,16 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
+  const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
-    registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
+    registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
   });
   const websockets = attachWebSocketServer({
     server: http.app.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
   });
   getMetrics().registerStreaming(() => ({
-    connections: { ws: websockets.open, sse: 0 },
+    connections: { ws: websockets.open, sse: sse.open },
     subscriptions: hub.subscriptionCounts(),
   }));
   const { host, port } = await http.listen();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the official Python SDK into a project-local virtualenv (once) and runs the Python tests.
+# Installs the Python test packages (the official SDK, pytest, websockets) into a project-local virtualenv
+# (once) and runs the Python tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import stellar_sdk, pytest' 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import stellar_sdk, pytest, websockets' 2>/dev/null; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r test/python/requirements.txt
 fi

@@ -72,7 +72,7 @@ interface Phase extends Latencies {
 
 interface Poll extends Latencies { requests: number; events: number; empty: number; errors: number; firstError?: string }
 
-interface IdleMemory { opened: number; failed: number; openSec: number; before: Memory; after: Memory }
+interface IdleMemory { opened: number; failed: number; openSec: number; before: Memory; after: Memory; closedDuring?: number }
 
 interface Round { alone: Phase; poll: Poll; many: Phase; idle: Phase; memory: IdleMemory }
 
@@ -231,6 +231,10 @@ class StreamingBench {
       const memory: IdleMemory = { opened: open, failed, openSec, before, after };
       this.log(`  ${open} idle connections opened in ${fmt(openSec, 1)} s: RSS ${fmt(before.rssBytes / 2 ** 20, 0)} -> ${fmt(after.rssBytes / 2 ** 20, 0)} MiB (${fmt((after.rssBytes - before.rssBytes) / open / 1024, 1)} KiB each), heap ${fmt(before.heapUsedBytes / 2 ** 20, 0)} -> ${fmt(after.heapUsedBytes / 2 ** 20, 0)} MiB (${fmt((after.heapUsedBytes - before.heapUsedBytes) / open / 1024, 1)} KiB each)`);
       const c = await this.phase(`${this.o.subscribers} subscribers + ${open} idle`, many, this.o.emitting, ids.indexOf(this.contractIds[0]));
+      // idle connections the node closed meanwhile (ping timeouts, limits) would make the phase lighter than it claims
+      const states = await Promise.all(idleChildren.map((ch) => ch.ask<Message & { closed: number; firstClose?: string }>({ type: 'collect' }, 'collected')));
+      memory.closedDuring = states.reduce((n, st) => n + st.closed, 0);
+      if (memory.closedDuring) this.log(`  ${memory.closedDuring} idle connections were closed by the node (first: ${states.find((st) => st.firstClose)?.firstClose})`);
       return { alone: a.phase, poll: a.poll!, many: b.phase, idle: c.phase, memory };
     } finally {
       await Promise.all(idleChildren.map(async (c) => { await c.ask({ type: 'close' }, 'closed').catch(() => undefined); await c.stop(); }));
@@ -308,7 +312,7 @@ function report(rounds: Round[], o: StreamingBenchOptions): { rows: Row[]; detai
     `Bound by delivery: the latencies start at the commit, so the ${o.periodMs} ms cadence is not in them; the slowest delivery of every phase (max column) against the ${o.periodMs} ms between ledgers shows whether any delivery waited behind a later ledger. The subscriber process's event loop was busy the share of the phase given in the last column (a client near 100% would be measuring itself); node CPU is the node's user + system time over the phase (100% = one of the machine's ${availableParallelism()} cores), mostly applying and storing the ledgers and answering this process's sendTransaction/getTransaction.`, '',
     `Idle connections: the node's RSS (/proc/<pid>/status VmRSS) and JS heap (inspector Runtime.getHeapUsage, the node started with \`${INSPECT_ARG}\`), each after two forced full collections (HeapProfiler.collectGarbage), with the ${o.subscribers.toLocaleString('en-US')} subscribers connected, before and after opening the idle connections. Kernel socket buffers are not in RSS.`, '',
     '| Round | Idle connections | Opened in s | RSS before / after MiB | RSS per connection | heap before / after MiB | heap per connection |', '|---|---|---|---|---|---|---|',
-    ...rounds.map((r, i) => `| ${i + 1} | ${r.memory.opened}${r.memory.failed ? ` (${r.memory.failed} failed)` : ''} | ${fmt(r.memory.openSec, 1)} | ${mib(r.memory.before.rssBytes)} / ${mib(r.memory.after.rssBytes)} | ${fmt(perConn(r, 'rssBytes'), 1)} KiB | ${mib(r.memory.before.heapUsedBytes)} / ${mib(r.memory.after.heapUsedBytes)} | ${fmt(perConn(r, 'heapUsedBytes'), 1)} KiB |`), '',
+    ...rounds.map((r, i) => `| ${i + 1} | ${r.memory.opened}${r.memory.failed ? ` (${r.memory.failed} failed)` : ''}${r.memory.closedDuring ? ` (${r.memory.closedDuring} closed by the node during the phase)` : ''} | ${fmt(r.memory.openSec, 1)} | ${mib(r.memory.before.rssBytes)} / ${mib(r.memory.after.rssBytes)} | ${fmt(perConn(r, 'rssBytes'), 1)} KiB | ${mib(r.memory.before.heapUsedBytes)} / ${mib(r.memory.after.heapUsedBytes)} | ${fmt(perConn(r, 'heapUsedBytes'), 1)} KiB |`), '',
     `Polling baseline: a client process calls getEvents for contractIds[0] (the lone subscriber's contract) every ${o.periodMs} ms on its own timer, the first time from the latest ledger, then with each answer's cursor; "commit to client" is from the ledger's commit to the moment the answer holding its event has been read. It ran during the one-subscriber phase, so both saw the same events. Its latency is set by the polling interval (about half an interval on average, plus the request): at pubnet's ~5 s ledgers it would be seconds, while a subscription's does not depend on the cadence. A subscription costs one subscribe request for all its events.`, '',
     '| Round | Requests | Events | Requests per event | Empty answers | Errors | p50 ms | p99 ms | subscription p50 / p99 ms |', '|---|---|---|---|---|---|---|---|---|',
     ...rounds.map((r, i) => `| ${i + 1} | ${r.poll.requests} | ${r.poll.events} | ${fmt(r.poll.requests / r.poll.events, 2)} | ${r.poll.empty} | ${r.poll.errors} | ${fmt(r.poll.p50, 1)} | ${fmt(r.poll.p99, 1)} | ${fmt(r.alone.p50, 1)} / ${fmt(r.alone.p99, 1)} |`), ''];

@@ -14,8 +14,11 @@ import { registerFaucetRoutes } from './faucet/routes.ts';
 import { FaucetRateLimiter } from './faucet/rateLimit.ts';
 import { methods } from './rpc/methods/index.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
-import { createHttpServer } from './rpc/httpServer.ts';
+import { createHttpServer, DEFAULT_RPC_PATHS } from './rpc/httpServer.ts';
+import { attachWebSocketServer } from './rpc/websocketServer.ts';
 import { Dispatcher } from './rpc/jsonrpc.ts';
+import { streamMethods } from './rpc/methods/subscribe.ts';
+import { SubscriptionHub } from './stream/subscriptionHub.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
 import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
@@ -81,14 +84,24 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
   // serving does not depend on the transport: one dispatcher for every way requests arrive
-  const dispatcher = new Dispatcher({
-    methods, logger, metrics: getMetrics(), limits: config,
-    ctx: { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive },
+  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive };
+  const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods], logger, metrics: getMetrics(), limits: config, ctx });
+  // streaming: subscriptions fed by the same commit point, served by the transports below
+  const hub = new SubscriptionHub({
+    feed, ctx, logger, metrics: getMetrics(),
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
   });
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
     registerRoutes: (app: FastifyInstance) => side.registerRoutes(app),
   });
+  const websockets = attachWebSocketServer({
+    server: http.app.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
+  });
+  getMetrics().registerStreaming(() => ({
+    connections: { ws: websockets.open, sse: 0 },
+    subscriptions: hub.subscriptionCounts(),
+  }));
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const admin = createAdminServer({ config, logger, metrics: getMetrics() });
@@ -105,6 +118,9 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       if (closed) return;
       closed = true;
       await side.stop();
+      // streaming connections get 1001 before HTTP waits for its requests
+      hub.close();
+      await websockets.close();
       await http.close();
       await admin?.close();
       await heavy.close();

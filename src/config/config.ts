@@ -68,6 +68,11 @@ export interface Config {
   httpWriteTimeout: number;               // seconds to deliver one answer to the client
   maxConnections: number;                 // open HTTP connections; more are refused with 503
   maxQueuedResponseBytes: number;         // answer bytes written but not yet read by clients, all together
+  // streaming (WebSocket and SSE subscriptions, src/stream/)
+  maxWebsocketConnections: number;        // open WebSocket connections; more Upgrades are refused with 503
+  maxSubscriptionsPerConnection: number;  // subscriptions one connection may hold; more: -32000
+  maxStreamBufferBytes: number;           // a connection's unsent bytes beyond which it is closed (4001)
+  websocketPingInterval: number;          // seconds between pings; a ping unanswered by the next closes (1008)
 }
 
 export const STANDALONE_PASSPHRASE = 'Standalone Network ; February 2017';
@@ -173,4 +178,9 @@ export const defaultConfig: Config = {
   httpWriteTimeout: 30,
   maxConnections: 4096,
   maxQueuedResponseBytes: 128 * 1024 * 1024,
+  // 10,000 idle connections cost about 100 MiB (see README, Streaming)
+  maxWebsocketConnections: 20_000,
+  maxSubscriptionsPerConnection: 100,
+  maxStreamBufferBytes: 4 * 1024 * 1024,
+  websocketPingInterval: 30,
 };

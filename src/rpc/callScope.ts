@@ -4,7 +4,7 @@
 // So a request's abandonment is a plain list of callbacks, and a call's AbortSignal is only made
 // when a handler asks for it.
 import type { AnswerBudget } from './answerBudget.ts';
-import type { MethodCall } from './methods/types.ts';
+import type { MethodCall, StreamConnection } from './methods/types.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 
 /** How long a call works before it gives the event loop a turn. */
@@ -35,12 +35,16 @@ export class Abandonment {
 /** One method call's limits: its (lazily made) signal, the request's budget, and time slices. */
 export class CallScope implements MethodCall {
   readonly budget: AnswerBudget;
+  stream: StreamConnection | undefined;
   private controller: AbortController | undefined;
   private stopReason: unknown;
   private stopped = false;
   private slices: SlicedWork | undefined;
 
-  constructor(budget: AnswerBudget) { this.budget = budget; }
+  constructor(budget: AnswerBudget, stream?: StreamConnection) {
+    this.budget = budget;
+    this.stream = stream;
+  }
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {

@@ -46,9 +46,27 @@ export class ConnectionGuard {
     });
   }
 
+  /** A new connection's first-request timer, until its first request is seen. */
+  private readonly silent = new WeakMap<Socket, NodeJS.Timeout>();
+  /** Connections that left HTTP (a WebSocket Upgrade): counted by their own transport's limit. */
+  private readonly handedOver = new WeakSet<Socket>();
+
+  /**
+   * A connection that became a WebSocket: it no longer counts against the HTTP connections nor
+   * waits for a request (the WebSocket transport has its own limit and heartbeat).
+   */
+  handOver(socket: Socket): void {
+    if (this.handedOver.has(socket)) return;
+    this.handedOver.add(socket);
+    const timer = this.silent.get(socket);
+    if (timer !== undefined) clearTimeout(timer);
+    this.silent.delete(socket);
+    this.open--;
+  }
+
   /** Counts the server's connections and refuses those over the cap, before Node's HTTP parser sees them. */
   attach(server: Server): void {
-    const silent = new WeakMap<Socket, NodeJS.Timeout>();
+    const silent = this.silent;
     const heard = (socket: Socket): void => {
       const timer = silent.get(socket);
       if (timer === undefined) return;
@@ -72,7 +90,7 @@ export class ConnectionGuard {
         silent.set(socket, timer);
       }
       socket.once('close', () => {
-        this.open--;
+        if (!this.handedOver.has(socket)) this.open--;
         heard(socket);
       });
     });

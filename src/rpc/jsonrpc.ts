@@ -36,7 +36,7 @@ import { JsonChunks, RawJson } from './rawJson.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { CALL_SLICE_MS, CallScope, type Abandonment } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
-import type { Method, MethodContext } from './methods/types.ts';
+import type { Method, MethodContext, StreamConnection } from './methods/types.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
@@ -58,12 +58,14 @@ export interface DispatcherOptions {
   maxResponseBodyBytes?: number;
 }
 
-/** What one HTTP request's messages share. */
+/** What one request's messages share (an HTTP request, or a WebSocket message). */
 export interface RequestScope {
   /** Set when the request is abandoned (its global time limit, or the client left). */
   abandonment?: Abandonment;
   /** Exact id texts of numeric ids (see requestBody.ts). */
   idTexts?: WeakMap<object, string>;
+  /** The streaming connection the request came over (WebSocket): subscribe/unsubscribe act on it. */
+  stream?: StreamConnection;
 }
 
 interface Entry {
@@ -351,7 +353,7 @@ export class Dispatcher {
         paramsError(entry.method, describeSchemaError(entry.validate.errors)), budget);
     }
 
-    const call = new CallScope(budget);
+    const call = new CallScope(budget, scope.stream);
     scope.abandonment?.onAbandon((reason) => call.stop(reason));
     let result: unknown;
     try {

@@ -12,6 +12,10 @@
 //   lumen_rpc_ingest_local_latest_ledger                              gauge
 //   lumen_rpc_preflight_pool_queue_length / _concurrent_requests      gauges (simulations waiting / running)
 //   lumen_rpc_preflight_pool_queue_full_errors                        counter ("preflight queue full" answers)
+//   lumen_rpc_stream_connections{transport}                          gauge (ws | sse)
+//   lumen_rpc_stream_subscriptions{kind}                              gauge
+//   lumen_rpc_stream_notifications_sent_total{kind}                   counter
+//   lumen_rpc_stream_subscribers_dropped_total{reason}                counter (slow | error | ping | limit)
 //   plus prom-client's default process/nodejs metrics (unprefixed, as the reference's Go/process
 //   collectors are).
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
@@ -26,6 +30,12 @@ export interface ServingLoad {
   queuedResponseBytes: number;
   heavyRunning: number;
   heavyWaiting: number;
+}
+
+/** What registerStreaming reads at each scrape. */
+export interface StreamingLoad {
+  connections: Record<string, number>;
+  subscriptions: Record<string, number>;
 }
 
 export const METRICS_NAMESPACE = 'lumen_rpc';
@@ -147,6 +157,9 @@ export class Metrics {
   private preflightSource: (() => { running: number; waiting: number; queueFullErrors: number }) | undefined;
   private servingSource: (() => ServingLoad) | undefined;
   private readonly globalWarn: Counter;
+  private readonly streamSent: Counter;
+  private readonly streamDropped: Counter;
+  private streamingSource: (() => StreamingLoad) | undefined;
   private readonly globalLimit: Counter;
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -178,6 +191,15 @@ export class Metrics {
       name: `${ns}_network_global_request_execution_duration_threshold_limit`,
       help: 'The count of requests that surpassed the limit threshold for execution time',
       registers: [registry],
+    });
+    this.streamSent = new Counter({
+      name: `${METRICS_NAMESPACE}_stream_notifications_sent_total`, help: 'streaming notifications sent, by subscription kind',
+      labelNames: ['kind'], registers: [registry],
+    });
+    this.streamDropped = new Counter({
+      name: `${METRICS_NAMESPACE}_stream_subscribers_dropped_total`,
+      help: 'streaming connections closed by the node, by reason (slow: over the buffer limit; error; ping: unanswered; limit: refused)',
+      labelNames: ['reason'], registers: [registry],
     });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   }
@@ -275,6 +297,32 @@ export class Metrics {
     gauge('heavy_requests_running', 'getLedgers/getTransactions/getEvents answers being built', (l) => l.heavyRunning);
     gauge('heavy_requests_waiting', 'getLedgers/getTransactions/getEvents answers waiting for a slot', (l) => l.heavyWaiting);
   }
+
+  /** Streaming's gauges, read from `source` at scrape time (registered once). */
+  registerStreaming(source: () => StreamingLoad): void {
+    const had = this.streamingSource !== undefined;
+    this.streamingSource = source;
+    if (had) return;
+    const self = this;
+    new Gauge({
+      name: `${METRICS_NAMESPACE}_stream_connections`, help: 'open streaming connections, by transport (ws | sse)',
+      labelNames: ['transport'], registers: [this.registry],
+      collect() {
+        const load = self.streamingSource!();
+        for (const [transport, n] of Object.entries(load.connections)) this.set({ transport }, n);
+      },
+    });
+    new Gauge({
+      name: `${METRICS_NAMESPACE}_stream_subscriptions`, help: 'open subscriptions, by kind',
+      labelNames: ['kind'], registers: [this.registry],
+      collect() {
+        for (const [kind, n] of Object.entries(self.streamingSource!().subscriptions)) this.set({ kind }, n);
+      },
+    });
+  }
+
+  streamNotificationSent(kind: string): void { this.streamSent.inc({ kind }); }
+  streamSubscriberDropped(reason: string): void { this.streamDropped.inc({ reason }); }
 
   methodWarning(method: string): void { this.methodCounters.get(method)?.warn.inc(); }
   methodLimit(method: string): void { this.methodCounters.get(method)?.limit.inc(); }

@@ -73,8 +73,8 @@ function startsOutside(req: PaginatedRequest, range: LedgerRange): boolean {
   return start < range.oldest.sequence || start > range.latest.sequence;
 }
 
-/** One LedgerInfo as JSON pieces, fields in the reference's order. */
-async function ledgerInfo(row: LedgerRow, format: XdrFormat, ctx: MethodContext): Promise<JsonPart[]> {
+/** One LedgerInfo as JSON pieces, fields in the reference's order (streaming's ledger items too). */
+export async function ledgerInfo(row: LedgerRow, format: XdrFormat, ctx: Pick<MethodContext, 'heavy'>): Promise<JsonPart[]> {
   const base = `{"hash":"${toHex(row.hash)}","sequence":${row.sequence},"ledgerCloseTime":"${row.closeTime}"`;
   if (format === 'json') {
     const [header, meta] = await ctx.heavy.renderJson([['LedgerHeaderHistoryEntry', row.header], ['LedgerCloseMeta', row.meta]]);

@@ -68,6 +68,16 @@ export interface MethodCall {
    * few milliseconds, and throws the signal's reason once it has fired.
    */
   checkpoint(): Promise<void>;
+  /** The streaming connection the call came over (WebSocket); absent over HTTP POST. */
+  stream?: StreamConnection;
+}
+
+/** What `subscribe` / `unsubscribe` act on: one streaming connection's subscriptions. */
+export interface StreamConnection {
+  /** The new subscription's id, or an RpcError. */
+  subscribe(params: Record<string, unknown>): string;
+  /** False when the connection has no subscription by that id. */
+  unsubscribe(id: string): boolean;
 }
 
 /** A JSON schema (draft-07, the dialect of OpenRPC 1.3 and of ajv's default). */

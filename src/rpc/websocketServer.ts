@@ -1,0 +1,190 @@
+// JSON-RPC over WebSocket, on the RPC port and paths (an HTTP Upgrade on `/`, `/rpc`, ...; any other
+// path: 404). Text frames carry JSON-RPC requests (one or a batch) answered by the shared
+// Dispatcher, so every method works as over HTTP; `subscribe` / `unsubscribe` act on this
+// connection's subscriptions in the hub, whose notifications come as JSON-RPC notifications.
+//
+// Limits: --max-websocket-connections (over it the Upgrade is answered 503); a frame over
+// --max-request-body-bytes is closed with 1009 (ws, from maxPayload); a binary frame with 1003;
+// unsent bytes over --max-stream-buffer-bytes (notifications or answers alike) with 4001; a ping
+// unanswered by the next one (--websocket-ping-interval) with 1008. Shutdown: 1001.
+// No per-message compression: it costs tens of KiB per connection, and 10,000 idle ones must fit.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { Config } from '../config/config.ts';
+import { Abandonment } from './callScope.ts';
+import type { ConnectionGuard } from './connectionGuard.ts';
+import { ErrorCode } from './errors.ts';
+import { answerText, errorResponseText, type Answer, type Dispatcher } from './jsonrpc.ts';
+import type { Metrics } from './metrics.ts';
+import type { StreamConnection } from './methods/types.ts';
+import { parseRequestBody } from './requestBody.ts';
+import { CloseCode, jsonRpcNotification, type StreamNotification, type StreamSink } from '../stream/streamSink.ts';
+import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
+
+/** How long a closing connection may take to answer our close frame before its socket is dropped. */
+const CLOSE_GRACE_MS = 2_000;
+
+export interface WebSocketServerOptions {
+  /** The HTTP server (fastify's app.server) whose Upgrade requests are taken. */
+  server: Server;
+  rpcPaths: readonly string[];
+  dispatcher: Dispatcher;
+  hub: SubscriptionHub;
+  config: Pick<Config, 'maxWebsocketConnections' | 'maxRequestBodyBytes' | 'maxStreamBufferBytes' | 'websocketPingInterval'>;
+  logger?: Logger;
+  metrics?: Metrics;
+  /** The HTTP connection count, which an upgraded connection leaves. */
+  connections?: ConnectionGuard;
+}
+
+export interface WebSocketTransport {
+  /** Open WebSocket connections. */
+  readonly open: number;
+  /** Closes every connection with 1001 and stops taking Upgrades; resolves once they are gone. */
+  close(): Promise<void>;
+}
+
+/** One connection as the hub sees it. */
+class WebSocketSink implements StreamSink {
+  readonly transport = 'ws' as const;
+  private readonly ws: WebSocket;
+  constructor(ws: WebSocket) { this.ws = ws; }
+  frame(note: StreamNotification): string { return jsonRpcNotification(note); }
+  deliver(text: string): void { if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text); }
+  get bufferedBytes(): number { return this.ws.bufferedAmount; }
+  close(code: number, reason: string): void { closeSoon(this.ws, code, reason); }
+}
+
+/** Sends a close frame; a peer that does not complete the closing handshake soon loses the socket. */
+function closeSoon(ws: WebSocket, code: number, reason: string): void {
+  if (ws.readyState === WebSocket.CLOSED) return;
+  if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
+  // ws waits 30 s for the peer's close frame; a client that does not read would pin its buffer that long
+  const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+  timer.unref();
+  ws.once('close', () => clearTimeout(timer));
+}
+
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}
+
+export function attachWebSocketServer(options: WebSocketServerOptions): WebSocketTransport {
+  const { server, dispatcher, hub, config, logger, metrics, connections } = options;
+  const paths = new Set(options.rpcPaths);
+  const maxBuffered = config.maxStreamBufferBytes;
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: config.maxRequestBodyBytes, clientTracking: true });
+  const alive = new WeakMap<WebSocket, boolean>();
+  let closing = false;
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (!paths.has(path)) {
+      refuse(socket, '404 Not Found');
+      return;
+    }
+    if (closing) {
+      refuse(socket, '503 Service Unavailable');
+      return;
+    }
+    if (config.maxWebsocketConnections > 0 && wss.clients.size >= config.maxWebsocketConnections) {
+      metrics?.streamSubscriberDropped('limit');
+      refuse(socket, '503 Service Unavailable');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      connections?.handOver(socket as Socket);
+      serve(ws);
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  function serve(ws: WebSocket): void {
+    const sink = new WebSocketSink(ws);
+    const stream: StreamConnection = {
+      subscribe: (params) => hub.subscribe(sink, params),
+      unsubscribe: (id) => hub.unsubscribe(sink, id),
+    };
+    // the connection's requests stop working when it goes away
+    const abandonment = new Abandonment();
+    alive.set(ws, true);
+    ws.on('pong', () => alive.set(ws, true));
+    ws.on('error', (err) => logger?.debug({ err }, 'WebSocket connection error'));
+    ws.on('close', () => {
+      hub.dropSink(sink);
+      abandonment.abandon(new Error('the WebSocket connection closed'));
+    });
+    const send = (answer: Answer): void => {
+      if (answer === null || ws.readyState !== WebSocket.OPEN) return;
+      ws.send(answerText(answer));
+      if (maxBuffered > 0 && ws.bufferedAmount > maxBuffered) {
+        metrics?.streamSubscriberDropped('slow');
+        sink.close(CloseCode.tooSlow, `too slow: over ${maxBuffered} bytes unsent; resume from your last id`);
+      }
+    };
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        closeSoon(ws, CloseCode.unsupportedData, 'binary frames are not supported: send JSON-RPC requests as text');
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
+      const parsed = parseRequestBody(text);
+      if (parsed === undefined) {
+        send(errorResponseText('null', ErrorCode.parseError, 'invalid request value'));
+        return;
+      }
+      let answer: Answer | Promise<Answer>;
+      try {
+        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream });
+      } catch (err) {
+        logger?.error({ err }, 'JSON-RPC WebSocket request failed');
+        send(errorResponseText('null', ErrorCode.internalError, 'internal error'));
+        return;
+      }
+      if (answer instanceof Promise) {
+        answer.then(send, (err: unknown) => {
+          logger?.error({ err }, 'JSON-RPC WebSocket request failed');
+          send(errorResponseText('null', ErrorCode.internalError, 'internal error'));
+        });
+      } else {
+        send(answer);
+      }
+    });
+  }
+
+  // heartbeat: a connection that did not answer the previous ping is gone (or stuck)
+  const pingMs = config.websocketPingInterval * 1000;
+  const heartbeat = pingMs > 0 ? setInterval(() => {
+    for (const ws of wss.clients) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (alive.get(ws) === false) {
+        metrics?.streamSubscriberDropped('ping');
+        closeSoon(ws, CloseCode.policy, 'no pong to the last ping');
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, pingMs) : undefined;
+  heartbeat?.unref();
+
+  return {
+    get open() { return wss.clients.size; },
+    async close() {
+      if (closing) return;
+      closing = true;
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      const gone = [...wss.clients].map((ws) => new Promise<void>((resolve) => {
+        if (ws.readyState === WebSocket.CLOSED) resolve();
+        else ws.once('close', () => resolve());
+      }));
+      for (const ws of wss.clients) closeSoon(ws, CloseCode.goingAway, 'node shutting down');
+      await Promise.all(gone);
+      server.off('upgrade', onUpgrade);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

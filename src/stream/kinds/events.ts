@@ -1,0 +1,109 @@
+// `events`: contract and system events in the getEvents shape, filtered exactly as getEvents
+// filters them (its params schema, limits, errors and matching); item id = the event id. Replay
+// reads the store's event index as getEvents does; live ledgers go through EventMatchIndex.
+import type { EventFilterSpec, EventPosition, StoredEvent } from '../../store/types.ts';
+import { formatEventId, MAX_UINT32 } from '../../ingest/events.ts';
+import { parseContractEvent } from '../../ingest/events.ts';
+import { getEventsParamsSchema, parseEventCursor, readEventsRequest } from '../../rpc/methods/shared/eventsRequest.ts';
+import { EventRenderer, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
+import type { MethodContext } from '../../rpc/methods/types.ts';
+import type { XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
+import { EventMatchIndex } from '../eventMatchIndex.ts';
+import {
+  paramsValidator, readStart, requireStored, startProperties, validate,
+  type Kind, type ReplayPage, type StreamItem, type Subscription,
+} from './kind.ts';
+
+interface EventsSubscription extends Subscription {
+  filters: EventFilterSpec[];
+  /** The first position replay has not read. */
+  next: EventPosition;
+}
+
+const check = paramsValidator({ ...startProperties, filters: getEventsParamsSchema.properties.filters });
+
+/** Events of one ledger read at a time (a pubnet ledger holds a few thousand). */
+const LEDGER_READ_LIMIT = 1_000_000;
+
+/** The position right after `p` (an id's event index never reaches 2^32-1 but a page-end cursor's does). */
+const after = (p: EventPosition): EventPosition => (p.event >= MAX_UINT32 ? ledgerStart(p.ledger + 1) : { ...p, event: p.event + 1 });
+
+export class EventsKind implements Kind<EventsSubscription> {
+  readonly name = 'events' as const;
+  readonly pageSize = 200;
+  readonly single = false;
+  private readonly ctx: MethodContext;
+  private readonly index = new EventMatchIndex<EventsSubscription>();
+  private readonly subs = new Set<EventsSubscription>();
+
+  constructor(ctx: MethodContext) { this.ctx = ctx; }
+
+  open(params: Record<string, unknown>, base: Subscription, latest: number): EventsSubscription {
+    validate(check, params);
+    const start = readStart(params);
+    // getEvents' own decoding and validation of the filters (and xdrFormat), with its messages
+    const asGetEvents: Record<string, unknown> = { startLedger: 1 };
+    if (params.filters !== undefined) asGetEvents.filters = params.filters;
+    if (params.xdrFormat !== undefined) asGetEvents.xdrFormat = params.xdrFormat;
+    const req = readEventsRequest(asGetEvents, this.ctx.config.maxEventsLimit);
+    const sub: EventsSubscription = { ...base, format: req.format, filters: req.filters, next: ledgerStart(latest + 1), through: latest };
+    if (start.from === 'ledger') {
+      requireStored(this.ctx, start.ledger);
+      sub.next = ledgerStart(start.ledger);
+    } else if (start.from === 'cursor') {
+      const seen = parseEventCursor(start.cursor);
+      requireStored(this.ctx, seen.ledger);
+      sub.next = after(seen);
+    }
+    sub.through = sub.next.ledger - 1;
+    return sub;
+  }
+
+  async replay(sub: EventsSubscription, through: number, n: number): Promise<ReplayPage> {
+    if (sub.next.ledger > through) return { items: [], done: true };
+    const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(through + 1), descending: false, limit: n, filters: sub.filters });
+    const renderer = new EventRenderer(sub.format, true);
+    const items = found.map((e) => ({ id: formatEventId(positionOf(e)), text: renderer.render(e) }));
+    sub.next = found.length < n ? ledgerStart(through + 1) : after(positionOf(found[found.length - 1]));
+    return { items, done: found.length < n };
+  }
+
+  add(sub: EventsSubscription): void {
+    this.subs.add(sub);
+    this.index.add(sub, sub.filters);
+  }
+
+  remove(sub: EventsSubscription): void {
+    this.subs.delete(sub);
+    this.index.remove(sub);
+  }
+
+  live(): Iterable<EventsSubscription> { return this.subs; }
+  get liveCount(): number { return this.subs.size; }
+
+  async ledger(sequence: number): Promise<Array<{ sub: EventsSubscription; item: StreamItem }>> {
+    if (this.subs.size === 0) return [];
+    const events = this.ctx.store.events({
+      start: ledgerStart(sequence), end: ledgerStart(sequence + 1), descending: false, limit: LEDGER_READ_LIMIT, filters: [],
+    });
+    const renderers = new Map<XdrFormat, EventRenderer>();
+    const out: Array<{ sub: EventsSubscription; item: StreamItem }> = [];
+    for (const e of events) {
+      const subs = this.index.match(parseContractEvent(e.event));
+      if (subs.length === 0) continue;
+      const id = formatEventId(positionOf(e));
+      const texts = new Map<XdrFormat, string>();
+      for (const sub of subs) {
+        let text = texts.get(sub.format);
+        if (text === undefined) {
+          let renderer = renderers.get(sub.format);
+          if (renderer === undefined) { renderer = new EventRenderer(sub.format, true); renderers.set(sub.format, renderer); }
+          text = renderer.render(e as StoredEvent);
+          texts.set(sub.format, text);
+        }
+        out.push({ sub, item: { id, text } });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,105 @@
+// `transaction`: one notification, in the getTransaction result shape, once the transaction with
+// `hash` (inner or outer hash of a fee bump) is in a stored ledger — at once when it already is —
+// then the subscription ends. Replaces polling getTransaction after sendTransaction. The item id is
+// the hash (lowercase hex).
+import { AnswerBudget } from '../../rpc/answerBudget.ts';
+import { methodCall } from '../../rpc/callScope.ts';
+import { getTransaction } from '../../rpc/methods/getTransaction.ts';
+import { goHexDecode } from '../../rpc/methods/shared/go.ts';
+import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
+import type { MethodContext } from '../../rpc/methods/types.ts';
+import { resultText } from '../../rpc/rawJson.ts';
+import { networkIdOf, toHex } from '../../xdr/codec.ts';
+import { decodeEnvelope, innerTransactionHash } from '../../xdr/transactions.ts';
+import {
+  invalid, paramsValidator, validate, type Kind, type ReplayPage, type StreamItem, type Subscription,
+} from './kind.ts';
+
+interface TransactionSubscription extends Subscription {
+  /** Lowercase hex. */
+  hash: string;
+  hashBytes: Uint8Array;
+}
+
+const check = paramsValidator({ hash: { type: 'string' } }, ['hash']);
+
+/** Transactions of a ledger read at a time. */
+const LEDGER_CHUNK = 500;
+
+export class TransactionKind implements Kind<TransactionSubscription> {
+  readonly name = 'transaction' as const;
+  readonly pageSize = 1;
+  readonly single = true;
+  private readonly ctx: MethodContext;
+  private readonly networkId: Uint8Array;
+  private readonly subs = new Set<TransactionSubscription>();
+  /** The hash index: live subscriptions by the hash they wait for. */
+  private readonly byHash = new Map<string, Set<TransactionSubscription>>();
+
+  constructor(ctx: MethodContext) {
+    this.ctx = ctx;
+    this.networkId = networkIdOf(ctx.config.networkPassphrase);
+  }
+
+  open(params: Record<string, unknown>, base: Subscription, latest: number): TransactionSubscription {
+    validate(check, params);
+    const text = params.hash as string;
+    const bytes = text.length === 64 ? goHexDecode(text) : 'a 64-digit hex hash';
+    if (typeof bytes === 'string') throw invalid(`invalid hash ${JSON.stringify(text)}: ${bytes}`);
+    return { ...base, format: formatOf(params.xdrFormat), hash: toHex(bytes), hashBytes: bytes, through: latest };
+  }
+
+  async replay(sub: TransactionSubscription, through: number): Promise<ReplayPage> {
+    const tx = this.ctx.store.transactionByHash(sub.hashBytes);
+    if (tx === undefined || tx.ledgerSequence > through) return { items: [], done: true };
+    return { items: [await this.render(sub)], done: true };
+  }
+
+  add(sub: TransactionSubscription): void {
+    this.subs.add(sub);
+    let set = this.byHash.get(sub.hash);
+    if (set === undefined) { set = new Set(); this.byHash.set(sub.hash, set); }
+    set.add(sub);
+  }
+
+  remove(sub: TransactionSubscription): void {
+    this.subs.delete(sub);
+    const set = this.byHash.get(sub.hash);
+    set?.delete(sub);
+    if (set?.size === 0) this.byHash.delete(sub.hash);
+  }
+
+  live(): Iterable<TransactionSubscription> { return this.subs; }
+  get liveCount(): number { return this.subs.size; }
+
+  async ledger(sequence: number): Promise<Array<{ sub: TransactionSubscription; item: StreamItem }>> {
+    if (this.subs.size === 0) return [];
+    const waiting: TransactionSubscription[] = [];
+    const end = BigInt(sequence + 1) << 32n;
+    let next = BigInt(sequence) << 32n;
+    for (;;) {
+      const rows = this.ctx.store.transactionsFrom(next, LEDGER_CHUNK);
+      for (const tx of rows) {
+        if (tx.id >= end) break;
+        const hashes = [toHex(tx.hash)];
+        if (tx.feeBump) {
+          const inner = innerTransactionHash(this.networkId, decodeEnvelope(tx.envelope));
+          if (inner) hashes.push(toHex(inner));
+        }
+        for (const h of hashes) for (const s of this.byHash.get(h) ?? []) waiting.push(s);
+      }
+      if (rows.length < LEDGER_CHUNK || rows[rows.length - 1].id >= end) break;
+      next = rows[rows.length - 1].id + 1n;
+    }
+    const out: Array<{ sub: TransactionSubscription; item: StreamItem }> = [];
+    for (const sub of waiting) out.push({ sub, item: await this.render(sub) });
+    return out;
+  }
+
+  /** getTransaction's own answer for the hash, as that method gives it now. */
+  private async render(sub: TransactionSubscription): Promise<StreamItem> {
+    const call = methodCall(new AbortController().signal, new AnswerBudget(0));
+    const result = await getTransaction.handler({ hash: sub.hash, xdrFormat: sub.format }, this.ctx, call);
+    return { id: sub.hash, text: resultText(result) };
+  }
+}

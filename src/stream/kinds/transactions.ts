@@ -1,0 +1,140 @@
+// `transactions`: every committed transaction in the getTransactions item shape, or only those an
+// `account` is involved in (source, fee-bump fee source, any operation's source); item id = the
+// transaction's TOID as getTransactions' cursor writes it.
+import type { StoredTransaction } from '../../store/types.ts';
+import { GoNumError, parseGoInt64 } from '../../rpc/methods/shared/go.ts';
+import { toidDecode, toidEncode, transactionCursor } from '../../rpc/methods/shared/toid.ts';
+import { transactionInfo } from '../../rpc/methods/shared/transactionInfo.ts';
+import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
+import type { MethodContext } from '../../rpc/methods/types.ts';
+import {
+  invalid, joinParts, paramsValidator, readStart, RenderCache, requireStored, startProperties, validate,
+  type Kind, type ReplayPage, type StreamItem, type Subscription,
+} from './kind.ts';
+import { accountKeyOf, transactionAccounts } from './accounts.ts';
+
+interface TransactionsSubscription extends Subscription {
+  /** Hex ed25519 key of the account filter; undefined: every transaction. */
+  account: string | undefined;
+  /** The TOID replay reads from. */
+  next: bigint;
+}
+
+const check = paramsValidator({ ...startProperties, account: { type: 'string' } });
+
+/** Transactions of a ledger read at a time. */
+const LEDGER_CHUNK = 500;
+
+const ledgerStartId = (ledger: number): bigint => toidEncode({ ledger, transaction: 0, operation: 0 });
+
+export class TransactionsKind implements Kind<TransactionsSubscription> {
+  readonly name = 'transactions' as const;
+  readonly pageSize = 50;
+  readonly single = false;
+  private readonly ctx: MethodContext;
+  private readonly subs = new Set<TransactionsSubscription>();
+  /** The account index: live subscriptions by account key, and those without a filter. */
+  private readonly byAccount = new Map<string, Set<TransactionsSubscription>>();
+  private readonly unfiltered = new Set<TransactionsSubscription>();
+
+  constructor(ctx: MethodContext) { this.ctx = ctx; }
+
+  open(params: Record<string, unknown>, base: Subscription, latest: number): TransactionsSubscription {
+    validate(check, params);
+    const start = readStart(params);
+    const account = typeof params.account === 'string' ? accountKeyOf(params.account) : undefined;
+    const sub: TransactionsSubscription = { ...base, format: formatOf(params.xdrFormat), account, next: ledgerStartId(latest + 1), through: latest };
+    let firstLedger = latest + 1;
+    if (start.from === 'ledger') {
+      requireStored(this.ctx, start.ledger);
+      sub.next = ledgerStartId(start.ledger);
+      firstLedger = start.ledger;
+    } else if (start.from === 'cursor') {
+      let id: bigint;
+      try {
+        id = parseGoInt64(start.cursor);
+      } catch (e) {
+        if (e instanceof GoNumError) throw invalid(`invalid cursor ${JSON.stringify(start.cursor)}: ${e.message}`);
+        throw e;
+      }
+      const seen = toidDecode(id);
+      requireStored(this.ctx, seen.ledger);
+      sub.next = toidEncode({ ledger: seen.ledger, transaction: seen.transaction + 1, operation: 0 });
+      firstLedger = seen.ledger;
+    }
+    sub.through = firstLedger - 1;
+    return sub;
+  }
+
+  async replay(sub: TransactionsSubscription, through: number, n: number): Promise<ReplayPage> {
+    const end = ledgerStartId(through + 1);
+    if (sub.next >= end) return { items: [], done: true };
+    const rows = this.ctx.store.transactionsFrom(sub.next, n);
+    const items: StreamItem[] = [];
+    let done = rows.length < n;
+    for (const tx of rows) {
+      if (tx.id >= end) { done = true; break; }
+      sub.next = tx.id + 1n;
+      if (this.involves(sub, tx)) items.push({ id: transactionCursor(tx.ledgerSequence, tx.applicationOrder), text: await this.render(tx, sub) });
+    }
+    if (done) sub.next = end;
+    return { items, done };
+  }
+
+  add(sub: TransactionsSubscription): void {
+    this.subs.add(sub);
+    if (sub.account === undefined) {
+      this.unfiltered.add(sub);
+      return;
+    }
+    let set = this.byAccount.get(sub.account);
+    if (set === undefined) { set = new Set(); this.byAccount.set(sub.account, set); }
+    set.add(sub);
+  }
+
+  remove(sub: TransactionsSubscription): void {
+    this.subs.delete(sub);
+    this.unfiltered.delete(sub);
+    if (sub.account === undefined) return;
+    const set = this.byAccount.get(sub.account);
+    set?.delete(sub);
+    if (set?.size === 0) this.byAccount.delete(sub.account);
+  }
+
+  live(): Iterable<TransactionsSubscription> { return this.subs; }
+  get liveCount(): number { return this.subs.size; }
+
+  async ledger(sequence: number): Promise<Array<{ sub: TransactionsSubscription; item: StreamItem }>> {
+    if (this.subs.size === 0) return [];
+    const out: Array<{ sub: TransactionsSubscription; item: StreamItem }> = [];
+    const cache = new RenderCache<StoredTransaction>((tx, format) => this.renderAs(tx, format));
+    const end = ledgerStartId(sequence + 1);
+    let next = ledgerStartId(sequence);
+    for (;;) {
+      const rows = this.ctx.store.transactionsFrom(next, LEDGER_CHUNK);
+      for (const tx of rows) {
+        if (tx.id >= end) return out;
+        const subs = [...this.unfiltered];
+        if (this.byAccount.size > 0) {
+          for (const key of transactionAccounts(tx.envelope)) for (const s of this.byAccount.get(key) ?? []) subs.push(s);
+        }
+        if (subs.length === 0) continue;
+        const id = transactionCursor(tx.ledgerSequence, tx.applicationOrder);
+        for (const sub of new Set(subs)) out.push({ sub, item: { id, text: await cache.get(id, tx, sub.format) } });
+      }
+      if (rows.length < LEDGER_CHUNK) return out;
+      next = rows[rows.length - 1].id + 1n;
+    }
+  }
+
+  private involves(sub: TransactionsSubscription, tx: StoredTransaction): boolean {
+    return sub.account === undefined || transactionAccounts(tx.envelope).has(sub.account);
+  }
+
+  private render(tx: StoredTransaction, sub: TransactionsSubscription): Promise<string> { return this.renderAs(tx, sub.format); }
+
+  private async renderAs(tx: StoredTransaction, format: TransactionsSubscription['format']): Promise<string> {
+    const item = transactionInfo(tx, format, this.ctx.heavy);
+    return typeof item === 'string' ? item : joinParts(await item);
+  }
+}

@@ -1,0 +1,255 @@
+// The transport-agnostic core of streaming: subscriptions of every connection (WebSocket or SSE),
+// fed from the LedgerFeed. Per committed ledger it reads from the store, once, what its live
+// subscriptions need (so a notification never announces what the methods could not read yet, and
+// carries exactly what they would return), matches through each kind's index, renders each item
+// once per xdrFormat, and hands the text to the connections' sinks. Ledgers are handled in order, on
+// a queue of its own: the feed's listener only enqueues.
+//
+// A subscription with a start first replays stored items (pages, paced: replay.ts), then goes live.
+// The switch happens only once the replay has read through the newest ledger announced, at that
+// moment and synchronously; from then on the live path delivers ledgers after its `through`, so no
+// ledger is delivered twice and none is skipped.
+//
+// A connection whose unsent bytes pass the limit is closed (4001): it resumes from its last id.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { LedgerFeed, CommittedLedger } from '../ingest/ledgerFeed.ts';
+import { RpcError } from '../rpc/errors.ts';
+import type { Metrics } from '../rpc/metrics.ts';
+import type { MethodContext } from '../rpc/methods/types.ts';
+import { CloseCode, STREAM_KINDS, type StreamKindName, type StreamSink } from './streamSink.ts';
+import { invalid, type Kind, type StreamItem, type Subscription } from './kinds/kind.ts';
+import { LedgersKind } from './kinds/ledgers.ts';
+import { EventsKind } from './kinds/events.ts';
+import { TransactionsKind } from './kinds/transactions.ts';
+import { TransactionKind } from './kinds/transaction.ts';
+import { beforeNextPage } from './replay.ts';
+
+/** JSON-RPC code of "too many subscriptions" (a server error, as the spec of issue 15 fixes it). */
+export const TOO_MANY_SUBSCRIPTIONS = -32000;
+
+export interface SubscriptionHubOptions {
+  feed: LedgerFeed;
+  /** The methods' context: the store, the heavy-work slots and JSON workers, the config. */
+  ctx: MethodContext;
+  logger?: Logger;
+  metrics?: Metrics;
+  maxSubscriptionsPerConnection: number;
+  /** A connection's unsent bytes beyond which it is closed with 4001 (0: no limit). */
+  maxStreamBufferBytes: number;
+  /** The kinds served (default: all of them); tests may pass their own. */
+  kinds?: readonly Kind[];
+}
+
+export class SubscriptionHub {
+  private readonly kinds = new Map<StreamKindName, Kind>();
+  private readonly bySink = new Map<StreamSink, Map<string, Subscription>>();
+  private readonly counts = new Map<StreamKindName, number>();
+  private readonly logger: Logger | undefined;
+  private readonly metrics: Metrics | undefined;
+  private readonly maxSubscriptions: number;
+  private readonly maxBuffered: number;
+  private readonly stopListening: () => void;
+  /** Newest ledger the feed announced (or stored at start). */
+  private announced: number;
+  /** Ledgers announced while some subscription was live, not handled yet. */
+  private readonly queue: number[] = [];
+  private pumping = false;
+  private closed = false;
+  private counter = 0;
+  /** Makes ids unique per node run (and unguessable across runs). */
+  private readonly runTag = randomBytes(3).toString('hex');
+
+  constructor(options: SubscriptionHubOptions) {
+    this.logger = options.logger;
+    this.metrics = options.metrics;
+    this.maxSubscriptions = options.maxSubscriptionsPerConnection;
+    this.maxBuffered = options.maxStreamBufferBytes;
+    for (const kind of options.kinds ?? defaultKinds(options.ctx)) this.kinds.set(kind.name, kind);
+    this.announced = Math.max(options.feed.latest, options.ctx.store.ledgerRange()?.latest.sequence ?? 0);
+    this.stopListening = options.feed.listen((ledgers) => this.committed(ledgers));
+  }
+
+  /** Subscriptions open now, by kind (metrics). */
+  subscriptionCounts(): Record<StreamKindName, number> {
+    const out = {} as Record<StreamKindName, number>;
+    for (const k of STREAM_KINDS) out[k] = this.counts.get(k) ?? 0;
+    return out;
+  }
+
+  /**
+   * Opens a subscription for `sink`: its id, or an RpcError (-32602 bad params or unknown kind,
+   * -32000 too many subscriptions). Its first notification comes after a turn of the event loop,
+   * so the transport can send the id first.
+   */
+  subscribe(sink: StreamSink, params: unknown): string {
+    if (this.closed) throw new RpcError(TOO_MANY_SUBSCRIPTIONS, 'the node is shutting down');
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+      throw invalid('subscribe params must be an object: {"kind": "ledgers" | "events" | "transactions" | "transaction", ...}');
+    }
+    const p = params as Record<string, unknown>;
+    const name = p.kind;
+    const kind = typeof name === 'string' ? this.kinds.get(name as StreamKindName) : undefined;
+    if (kind === undefined) {
+      throw invalid(name === undefined
+        ? `subscribe params need a kind: ${STREAM_KINDS.join(', ')}`
+        : `unknown subscription kind ${JSON.stringify(name)}: ${STREAM_KINDS.join(', ')}`);
+    }
+    let subs = this.bySink.get(sink);
+    if (subs !== undefined && this.maxSubscriptions > 0 && subs.size >= this.maxSubscriptions) {
+      throw new RpcError(TOO_MANY_SUBSCRIPTIONS, `too many subscriptions (limit ${this.maxSubscriptions})`);
+    }
+    const base: Subscription = {
+      id: `s${this.runTag}${(++this.counter).toString(16)}`, kind: kind.name, sink, format: 'base64',
+      through: this.announced, live: false, ended: false,
+    };
+    const sub = kind.open(p, base, this.announced);
+    if (subs === undefined) {
+      subs = new Map();
+      this.bySink.set(sink, subs);
+    }
+    subs.set(sub.id, sub);
+    this.counts.set(kind.name, (this.counts.get(kind.name) ?? 0) + 1);
+    void this.run(kind, sub);
+    return sub.id;
+  }
+
+  /** Ends one of `sink`'s subscriptions; false when it has none by that id. */
+  unsubscribe(sink: StreamSink, id: string): boolean {
+    const sub = this.bySink.get(sink)?.get(id);
+    if (sub === undefined) return false;
+    this.end(sub);
+    return true;
+  }
+
+  /** Forgets a connection that closed (every transport calls it on close; calling it twice is harmless). */
+  dropSink(sink: StreamSink): void {
+    const subs = this.bySink.get(sink);
+    if (subs === undefined) return;
+    for (const sub of [...subs.values()]) this.end(sub);
+    this.bySink.delete(sink);
+  }
+
+  /** Stops: every connection with a subscription is closed with 1001 (the transports close the others). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopListening();
+    this.queue.length = 0;
+    for (const sink of [...this.bySink.keys()]) {
+      sink.close(CloseCode.goingAway, 'node shutting down');
+      this.dropSink(sink);
+    }
+  }
+
+  private committed(ledgers: readonly CommittedLedger[]): void {
+    if (this.closed) return;
+    const anyLive = [...this.kinds.values()].some((k) => k.liveCount > 0);
+    for (const l of ledgers) {
+      this.announced = l.ledger.sequence;
+      // with no live subscription a ledger needs no work: one going live later is past it already
+      if (anyLive) this.queue.push(l.ledger.sequence);
+    }
+    if (!this.pumping && this.queue.length > 0) void this.pump();
+  }
+
+  /** Handles queued ledgers in order, one at a time. */
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && !this.closed) {
+        const sequence = this.queue.shift()!;
+        for (const kind of this.kinds.values()) {
+          if (kind.liveCount === 0) continue;
+          let deliveries: Array<{ sub: Subscription; item: StreamItem }>;
+          try {
+            deliveries = await kind.ledger(sequence);
+          } catch (err) {
+            // no silent gap: the subscriptions that missed this ledger lose their connection
+            this.logger?.error({ err, ledger: sequence, kind: kind.name }, 'streaming: reading a ledger for subscriptions failed');
+            for (const sub of [...kind.live()]) if (sub.through < sequence) this.fail(sub, err);
+            continue;
+          }
+          for (const { sub, item } of deliveries) {
+            if (sub.live && !sub.ended && sub.through < sequence) this.send(sub, item, kind.single);
+          }
+          for (const sub of kind.live()) if (sub.through < sequence) sub.through = sequence;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Replays stored items from the subscription's start, then makes it live. */
+  private async run(kind: Kind, sub: Subscription): Promise<void> {
+    const stopped = (): boolean => sub.ended || this.closed;
+    try {
+      await new Promise((resolve) => setImmediate(resolve)); // the subscribe answer goes out first
+      for (;;) {
+        const target = this.announced;
+        for (;;) {
+          if (stopped()) return;
+          const page = await kind.replay(sub, target, kind.pageSize);
+          for (const item of page.items) {
+            this.send(sub, item, kind.single);
+            if (stopped()) return;
+          }
+          if (page.done) break;
+          await beforeNextPage(sub.sink, this.maxBuffered, stopped);
+        }
+        if (stopped()) return;
+        if (target > sub.through) sub.through = target;
+        // synchronously with the check: the next ledger announced finds it live
+        if (this.announced === sub.through) {
+          sub.live = true;
+          kind.add(sub);
+          return;
+        }
+        await beforeNextPage(sub.sink, this.maxBuffered, stopped);
+      }
+    } catch (err) {
+      if (!stopped()) {
+        this.logger?.error({ err, kind: kind.name }, 'streaming: replay failed');
+        this.fail(sub, err);
+      }
+    }
+  }
+
+  private send(sub: Subscription, item: StreamItem, final: boolean): void {
+    if (sub.ended) return;
+    const sink = sub.sink;
+    const text = sink.frame({ subscription: sub.id, kind: sub.kind, id: item.id, item: item.text, final });
+    sink.deliver(text, Buffer.byteLength(text));
+    this.metrics?.streamNotificationSent(sub.kind);
+    if (final) {
+      this.end(sub);
+      sink.subscriptionEnded?.(sub.id);
+    }
+    if (this.maxBuffered > 0 && sink.bufferedBytes > this.maxBuffered) {
+      this.metrics?.streamSubscriberDropped('slow');
+      sink.close(CloseCode.tooSlow, `too slow: over ${this.maxBuffered} bytes unsent; resume from your last id`);
+      this.dropSink(sink);
+    }
+  }
+
+  /** A subscription that cannot go on without a gap: its connection is closed (it resumes from its last id). */
+  private fail(sub: Subscription, err: unknown): void {
+    this.metrics?.streamSubscriberDropped('error');
+    this.logger?.warn({ err, subscription: sub.id }, 'streaming: closing a connection whose subscription failed');
+    sub.sink.close(1011, 'internal error; resume from your last id');
+    this.dropSink(sub.sink);
+  }
+
+  private end(sub: Subscription): void {
+    if (sub.ended) return;
+    sub.ended = true;
+    if (sub.live) this.kinds.get(sub.kind)?.remove(sub);
+    this.counts.set(sub.kind, (this.counts.get(sub.kind) ?? 1) - 1);
+    this.bySink.get(sub.sink)?.delete(sub.id);
+  }
+}
+
+function defaultKinds(ctx: MethodContext): Kind[] {
+  return [new LedgersKind(ctx), new EventsKind(ctx), new TransactionsKind(ctx), new TransactionKind(ctx)] as unknown as Kind[];
+}

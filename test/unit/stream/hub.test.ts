@@ -1,0 +1,168 @@
+// The subscription hub on a real SQLite store fed through the real commit point (LedgerWriter and
+// LedgerFeed), with a sink that records what it is given: replay then live with no gap and no
+// duplicate, starts and their errors, limits, unsubscribe, the slow-connection rule, shutdown.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig } from '../../../src/config/config.ts';
+import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
+import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
+import { RpcError } from '../../../src/rpc/errors.ts';
+import type { MethodContext } from '../../../src/rpc/methods/types.ts';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import type { IngestBatch } from '../../../src/store/types.ts';
+import { jsonRpcNotification, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
+import { SubscriptionHub } from '../../../src/stream/subscriptionHub.ts';
+import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
+
+function batch(seq: number): IngestBatch {
+  return {
+    ledger: { sequence: seq, hash: new Uint8Array(32).fill(seq & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array([1, 2, seq & 0xff]), meta: new Uint8Array([3, 4]) },
+    transactions: [], entryWrites: [], feeSamples: [],
+  };
+}
+
+class RecordingSink implements StreamSink {
+  readonly transport = 'ws' as const;
+  notes: StreamNotification[] = [];
+  closed: { code: number; reason: string } | undefined;
+  bufferedBytes = 0;
+  /** When set, delivered bytes stay "unsent". */
+  stalled = false;
+  frame(note: StreamNotification): string { this.notes.push(note); return jsonRpcNotification(note); }
+  deliver(_text: string, bytes: number): void { if (this.stalled) this.bufferedBytes += bytes; }
+  close(code: number, reason: string): void { this.closed ??= { code, reason }; }
+  ids(sub?: string): string[] { return this.notes.filter((n) => sub === undefined || n.subscription === sub).map((n) => n.id); }
+}
+
+function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-hub-'));
+  const store = new SqliteStore(join(dir, 'rpc.sqlite'));
+  const feed = new LedgerFeed();
+  const writer = new LedgerWriter(store, feed, 100_000);
+  let next = first;
+  const write = (n: number): void => {
+    for (let i = 0; i < n; i++) writer.write([batch(next++)], { deriveStateSizeWindow: false });
+  };
+  write(last - first + 1);
+  const ctx: MethodContext = { store, config: defaultConfig, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy };
+  const hub = new SubscriptionHub({
+    feed, ctx, maxSubscriptionsPerConnection: options.maxSubscriptions ?? 100, maxStreamBufferBytes: options.maxBuffered ?? 0,
+  });
+  return {
+    hub, store, write,
+    close() { hub.close(); store.close(); rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+const settle = async (rounds = 20): Promise<void> => { for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r)); };
+const range = (a: number, b: number): string[] => Array.from({ length: b - a + 1 }, (_, i) => String(a + i));
+
+describe('SubscriptionHub (ledgers)', () => {
+  it('replays from startLedger, then delivers live ledgers, each once and in order', async () => {
+    const t = setup(2, 30);
+    try {
+      const sink = new RecordingSink();
+      const id = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 5 });
+      // ledgers committed while the replay runs, between its pages
+      for (let i = 0; i < 10; i++) { t.write(1); await settle(2); }
+      await settle(50);
+      t.write(3);
+      await settle(50);
+      assert.deepEqual(sink.ids(id), range(5, 43));
+      assert.ok(sink.notes.every((n) => n.kind === 'ledgers' && !n.final));
+      assert.equal(JSON.parse(sink.notes[0].item).sequence, 5);
+    } finally { t.close(); }
+  });
+
+  it('a cursor starts strictly after it; no start begins with the next ledger', async () => {
+    const t = setup(2, 20);
+    try {
+      const sink = new RecordingSink();
+      const after = t.hub.subscribe(sink, { kind: 'ledgers', cursor: '18' });
+      const next = t.hub.subscribe(sink, { kind: 'ledgers' });
+      await settle();
+      t.write(2);
+      await settle(50);
+      assert.deepEqual(sink.ids(after), range(19, 22));
+      assert.deepEqual(sink.ids(next), range(21, 22));
+    } finally { t.close(); }
+  });
+
+  it('refuses bad params, unknown kinds, starts outside the store, and too many subscriptions', () => {
+    const t = setup(2, 10, { maxSubscriptions: 2 });
+    try {
+      const sink = new RecordingSink();
+      const code = (params: unknown): number => {
+        try { t.hub.subscribe(sink, params); } catch (e) { assert.ok(e instanceof RpcError); return e.code; }
+        return 0;
+      };
+      assert.equal(code({ kind: 'blocks' }), -32602);
+      assert.equal(code({}), -32602);
+      assert.equal(code([]), -32602);
+      assert.equal(code({ kind: 'ledgers', startLedger: 'x' }), -32602);
+      assert.equal(code({ kind: 'ledgers', startLedger: 3, cursor: '4' }), -32602);
+      assert.equal(code({ kind: 'ledgers', startLedger: 11 }), -32602);
+      assert.equal(code({ kind: 'ledgers', cursor: 'abc' }), -32602);
+      assert.equal(code({ kind: 'ledgers', other: 1 }), -32602);
+      assert.equal(code({ kind: 'ledgers' }), 0);
+      assert.equal(code({ kind: 'ledgers', startLedger: 2 }), 0);
+      assert.equal(code({ kind: 'ledgers' }), -32000);
+      assert.equal(code({ kind: 'ledgers' }), -32000, 'a refused subscription does not count');
+      assert.equal(t.hub.subscriptionCounts().ledgers, 2);
+    } finally { t.close(); }
+  });
+
+  it('unsubscribe stops delivery; dropSink forgets a connection', async () => {
+    const t = setup(2, 5);
+    try {
+      const a = new RecordingSink();
+      const b = new RecordingSink();
+      const ia = t.hub.subscribe(a, { kind: 'ledgers' });
+      t.hub.subscribe(b, { kind: 'ledgers' });
+      await settle();
+      t.write(1);
+      await settle();
+      assert.equal(t.hub.unsubscribe(a, ia), true);
+      assert.equal(t.hub.unsubscribe(a, ia), false);
+      assert.equal(t.hub.unsubscribe(b, ia), false, 'ids belong to their connection');
+      t.hub.dropSink(b);
+      t.write(1);
+      await settle();
+      assert.deepEqual(a.ids(), ['6']);
+      assert.deepEqual(b.ids(), ['6']);
+      assert.equal(t.hub.subscriptionCounts().ledgers, 0);
+    } finally { t.close(); }
+  });
+
+  it('closes a connection over the buffer limit with 4001 and keeps serving the others', async () => {
+    const t = setup(2, 5, { maxBuffered: 1000 });
+    try {
+      const slow = new RecordingSink();
+      slow.stalled = true;
+      const fine = new RecordingSink();
+      t.hub.subscribe(slow, { kind: 'ledgers' });
+      t.hub.subscribe(fine, { kind: 'ledgers' });
+      await settle();
+      for (let i = 0; i < 20 && slow.closed === undefined; i++) { t.write(1); await settle(); }
+      assert.equal(slow.closed?.code, 4001);
+      assert.match(slow.closed!.reason, /too slow: over 1000 bytes unsent; resume from your last id/);
+      const had = fine.notes.length;
+      t.write(2);
+      await settle();
+      assert.equal(fine.notes.length, had + 2);
+      assert.equal(t.hub.subscriptionCounts().ledgers, 1);
+    } finally { t.close(); }
+  });
+
+  it('close() ends every connection with 1001', async () => {
+    const t = setup(2, 5);
+    const sink = new RecordingSink();
+    t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
+    t.close();
+    assert.equal(sink.closed?.code, 1001);
+    assert.throws(() => t.hub.subscribe(new RecordingSink(), { kind: 'ledgers' }));
+  });
+});

@@ -8,6 +8,7 @@
 //   open    { url, count, contractIds? }  -> opened { open, failed, firstFailure, ms }
 //   record  {}                            -> recording   (forgets what came before)
 //   collect {}                            -> collected { samples: [ledger, receivedAtMs, connection][], ... }
+//                                            (connection: the index of its contract id in `open`)
 //   close   {}                            -> closed
 import WebSocket from 'ws';
 import { serveParent, type Message } from './ipcChild.ts';
@@ -58,6 +59,7 @@ async function open(m: Message): Promise<Message> {
   const count = Number(m.count);
   const contractIds = m.contractIds as string[] | undefined;
   const t0 = performance.now();
+  const base = connections.length;
   let next = 0;
   let failed = 0;
   let firstFailure: string | undefined;
@@ -65,7 +67,8 @@ async function open(m: Message): Promise<Message> {
     while (next < count) {
       const i = next++;
       try {
-        connections.push(await openOne(url, contractIds?.[i]));
+        // at its request's index, so the parent knows which contract id each connection watches
+        connections[base + i] = await openOne(url, contractIds?.[i]);
       } catch (e) {
         failed++;
         firstFailure ??= (e as Error).message;

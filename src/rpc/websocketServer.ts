@@ -24,8 +24,13 @@ import { parseRequestBody } from './requestBody.ts';
 import { CloseCode, jsonRpcNotification, type StreamNotification, type StreamSink } from '../stream/streamSink.ts';
 import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
 
-/** How long a closing connection may take to answer our close frame before its socket is dropped. */
-const CLOSE_GRACE_MS = 2_000;
+/**
+ * How long a closing connection may take to answer our close frame before its socket is dropped
+ * (ws's own close timeout): a slow client that reads again in that time still gets its 4001.
+ */
+const CLOSE_GRACE_MS = 30_000;
+/** The same at shutdown, which waits for every connection to be gone. */
+const SHUTDOWN_GRACE_MS = 2_000;
 
 export interface WebSocketServerOptions {
   /** The HTTP server (fastify's app.server) whose Upgrade requests are taken. */
@@ -59,11 +64,11 @@ class WebSocketSink implements StreamSink {
 }
 
 /** Sends a close frame; a peer that does not complete the closing handshake soon loses the socket. */
-function closeSoon(ws: WebSocket, code: number, reason: string): void {
+function closeSoon(ws: WebSocket, code: number, reason: string, graceMs = CLOSE_GRACE_MS): void {
   if (ws.readyState === WebSocket.CLOSED) return;
   if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
-  // ws waits 30 s for the peer's close frame; a client that does not read would pin its buffer that long
-  const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+  // ws waits for the peer's close frame; this bounds it whatever ws's setting
+  const timer = setTimeout(() => ws.terminate(), graceMs);
   timer.unref();
   ws.once('close', () => clearTimeout(timer));
 }
@@ -181,7 +186,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
         if (ws.readyState === WebSocket.CLOSED) resolve();
         else ws.once('close', () => resolve());
       }));
-      for (const ws of wss.clients) closeSoon(ws, CloseCode.goingAway, 'node shutting down');
+      for (const ws of wss.clients) closeSoon(ws, CloseCode.goingAway, 'node shutting down', SHUTDOWN_GRACE_MS);
       await Promise.all(gone);
       server.off('upgrade', onUpgrade);
       await new Promise<void>((resolve) => wss.close(() => resolve()));

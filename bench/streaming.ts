@@ -23,7 +23,7 @@
 // a poller that asks once per ledger has the event on average half a ledger after its commit.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { StrKey } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from '../test/integration/support/nodeProcess.ts';
 import { setUpAssetMints } from './assetMints.ts';
@@ -47,7 +47,7 @@ export interface StreamingBenchOptions {
   idleProcesses: number;
 }
 
-export const DEFAULT_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 3, ledgers: 100, periodMs: 250, subscribers: 1000, emitting: 100, idle: 10_000, idleProcesses: 2 };
+export const DEFAULT_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 3, ledgers: 150, periodMs: 250, subscribers: 1000, emitting: 100, idle: 10_000, idleProcesses: 2 };
 export const QUICK_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 1, ledgers: 15, periodMs: 250, subscribers: 1000, emitting: 100, idle: 2000, idleProcesses: 2 };
 
 const TARGETS = { p99Ms: 50, idleKiB: 20 };
@@ -66,6 +66,8 @@ interface Phase extends Latencies {
   /** The node's CPU use over the phase (100% = one core), and the subscriber process's event-loop utilization. */
   nodeCpuPct: number;
   clientElu: number;
+  /** The machine's 1-minute load average at the phase's end: work of other processes shows here. */
+  load: number;
   /** The subscription also watched by the lone subscriber of phase A, within this phase. */
   first?: Latencies;
   /**
@@ -188,7 +190,7 @@ class StreamingBench {
     if (got.closed) this.log(`  ${got.closed} subscriber connections closed by the node (first: ${got.firstClose})`);
     const phase: Phase = {
       name, ...latencies(all), missing: ledgers.length * receiving - all.length, unexpected, outOfOrder: got.outOfOrder,
-      closed: got.closed, nodeCpuPct: cpu * 100, clientElu: got.elu, first: latencies(first),
+      closed: got.closed, nodeCpuPct: cpu * 100, clientElu: got.elu, load: loadavg()[0], first: latencies(first),
       ledgerFirst: median([...byLedger.values()].map((x) => x.first)), ledgerLast: median([...byLedger.values()].map((x) => x.last)),
     };
     this.log(`  ${name}: ${all.length} deliveries over ${ledgers.length} ledgers, p50 ${fmt(phase.p50, 1)} ms, p99 ${fmt(phase.p99, 1)} ms, max ${fmt(phase.max, 0)} ms; a ledger's first / last delivery ${fmt(phase.ledgerFirst, 0)} / ${fmt(phase.ledgerLast, 0)} ms (median); missing ${phase.missing}; node CPU ${fmt(phase.nodeCpuPct, 0)}%, client event loop ${fmt(phase.clientElu * 100, 1)}% busy`);
@@ -323,14 +325,14 @@ function report(rounds: Round[], o: StreamingBenchOptions): { rows: Row[]; detai
     },
   ];
   const phaseRow = (i: number, p: Phase) =>
-    `| ${i + 1} | ${p.name} | ${p.count} | ${fmt(p.p50, 1)} | ${fmt(p.p99, 1)} | ${fmt(p.max, 0)} | ${fmt(p.ledgerFirst, 0)} / ${fmt(p.ledgerLast, 0)} | ${p.first ? `${fmt(p.first.p50, 1)} / ${fmt(p.first.p99, 1)}` : '—'} | ${p.missing} / ${p.unexpected} / ${p.outOfOrder} / ${p.closed} | ${fmt(p.nodeCpuPct, 0)}% | ${fmt(p.clientElu * 100, 1)}% |`;
+    `| ${i + 1} | ${p.name} | ${p.count} | ${fmt(p.p50, 1)} | ${fmt(p.p99, 1)} | ${fmt(p.max, 0)} | ${fmt(p.ledgerFirst, 0)} / ${fmt(p.ledgerLast, 0)} | ${p.first ? `${fmt(p.first.p50, 1)} / ${fmt(p.first.p99, 1)}` : '—'} | ${p.missing} / ${p.unexpected} / ${p.outOfOrder} / ${p.closed} | ${fmt(p.nodeCpuPct, 0)}% | ${fmt(p.clientElu * 100, 1)}% | ${p.load.toFixed(1)} |`;
   const mib = (b: number) => fmt(b / 2 ** 20, 1);
   const details = ['### Streaming subscriptions', '',
     `The node runs as its own process (standalone network, instant closes, \`--log-level debug --log-format json\`; its default \`--max-websocket-connections\` of 20,000 holds every connection opened here). Every ${o.periodMs} ms this process sends one pre-signed transaction in which an issuer pays one account 0.0000001 of each of ${o.emitting} assets: one ledger holding one CAP-67 \`mint\` event from each of ${o.emitting} Stellar Asset Contracts (and a fee event). Subscribers are WebSocket connections (\`ws\`) in a separate process, one \`subscribe {kind: "events", filters: [{contractIds: [one id]}]}\` each: ${o.emitting} on the emitting contracts and ${o.subscribers - o.emitting} on random contract ids that never emit. Latency: the client's Date.now() when the notification frame arrives (parsed only after the phase) minus the \`time\` of the node's \`closed ledger\` log line for the event's ledger, which the standalone network writes right after the ledger writer committed the ledger and announced it on the ledger feed (same machine, same clock; both ends have 1 ms resolution). ${o.ledgers} driven ledgers per phase; each round runs: one subscriber alone (the baseline) with the getEvents poller beside it, then ${o.subscribers.toLocaleString('en-US')} subscribers, then the same with ${o.idle.toLocaleString('en-US')} idle connections (no subscription; ${o.idleProcesses} client processes) opened. Figures in the table are medians over ${rounds.length} rounds of each round's percentile.`, '',
-    '| Round | Phase | Deliveries | p50 ms | p99 ms | max ms | a ledger\'s first / last delivery ms (median) | the contractIds[0] subscriber p50 / p99 ms | missing / unexpected / out of order / closed | node CPU | client event loop busy |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Round | Phase | Deliveries | p50 ms | p99 ms | max ms | a ledger\'s first / last delivery ms (median) | the contractIds[0] subscriber p50 / p99 ms | missing / unexpected / out of order / closed | node CPU | client event loop busy | load (1 min) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rounds.flatMap((r, i) => [phaseRow(i, r.alone), phaseRow(i, r.many), phaseRow(i, r.idle)]), '',
-    `Bound by delivery: the latencies start at the commit, so the ${o.periodMs} ms cadence is not in them; the slowest delivery of every phase (max column) against the ${o.periodMs} ms between ledgers shows whether any delivery waited behind a later ledger. A ledger's first delivery is the fixed cost of a ledger before any send (the hub reading its events from the store, matching them against the live filters, rendering each once); from the first to the last, the fan-out to the receiving subscribers. The subscriber process's event loop was busy the share of the phase given in the last column (a client near 100% would be measuring itself); node CPU is the node's user + system time over the phase (100% = one of the machine's ${availableParallelism()} cores), mostly applying and storing the ledgers and answering this process's sendTransaction/getTransaction.`, '',
+    `Bound by delivery: the latencies start at the commit, so the ${o.periodMs} ms cadence is not in them; the slowest delivery of every phase (max column) against the ${o.periodMs} ms between ledgers shows whether any delivery waited behind a later ledger. A ledger's first delivery is the fixed cost of a ledger before any send (the hub reading its events from the store, matching them against the live filters, rendering each once); from the first to the last, the fan-out to the receiving subscribers. Each p99 is close to the worst of the phase's ${o.ledgers} ledgers (a pause of the node hits every delivery of its ledger), so one stall of the shared machine moves it; the load column (this bench adds about 1.5) shows when other processes shared the cores. The subscriber process's event loop was busy the share of the phase given in the last column (a client near 100% would be measuring itself); node CPU is the node's user + system time over the phase (100% = one of the machine's ${availableParallelism()} cores), mostly applying and storing the ledgers and answering this process's sendTransaction/getTransaction.`, '',
     `Idle connections: the node's RSS (/proc/<pid>/status VmRSS) and JS heap (inspector Runtime.getHeapUsage, the node started with \`${INSPECT_ARG}\`), each after two forced full collections (HeapProfiler.collectGarbage), with the ${o.subscribers.toLocaleString('en-US')} subscribers connected, before and after opening the idle connections. Kernel socket buffers are not in RSS. The verdict takes the larger of the two growths: the heap can grow inside pages RSS already counted (freed earlier, not returned to the system).`, '',
     '| Round | Idle connections | Opened in s | RSS before / after MiB | RSS per connection | heap before / after MiB | heap per connection |', '|---|---|---|---|---|---|---|',
     ...rounds.map((r, i) => `| ${i + 1} | ${r.memory.opened}${r.memory.failed ? ` (${r.memory.failed} failed)` : ''}${r.memory.closedDuring ? ` (${r.memory.closedDuring} closed by the node during the phase)` : ''} | ${fmt(r.memory.openSec, 1)} | ${mib(r.memory.before.rssBytes)} / ${mib(r.memory.after.rssBytes)} | ${fmt(perConn(r, 'rssBytes'), 1)} KiB | ${mib(r.memory.before.heapUsedBytes)} / ${mib(r.memory.after.heapUsedBytes)} | ${fmt(perConn(r, 'heapUsedBytes'), 1)} KiB |`), '',

@@ -333,6 +333,26 @@ describe('streaming: bad input', () => {
   });
 });
 
+describe('streaming: heartbeat', () => {
+  it('a connection that does not answer pings is closed with 1008; one that does stays', async () => {
+    const node = await startNodeProcess({ args: ['--ledger-close-interval', '100ms', '--log-level', 'warn', '--websocket-ping-interval', '200ms'] });
+    const mute = await StreamClient.open(node.url, '/', { autoPong: false });
+    const fine = await StreamClient.open(node.url);
+    try {
+      const sub = await fine.subscribe({ kind: 'ledgers' });
+      const closed = await mute.closed;
+      assert.equal(closed.code, 1008);
+      const had = fine.results(sub).length;
+      await fine.waitFor('ledgers after the mute one was closed', () => fine.results(sub).length >= had + 5);
+      assert.equal(fine.ws.readyState, fine.ws.OPEN);
+    } finally {
+      mute.ws.terminate();
+      fine.ws.terminate();
+      await node.stop();
+    }
+  });
+});
+
 describe('streaming on a follower (two instances)', () => {
   it('ledgers and events subscriptions on B deliver what A produced, after B stored it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lumen-stream-two-'));

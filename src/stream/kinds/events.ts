@@ -5,7 +5,7 @@ import type { EventFilterSpec, EventPosition, StoredEvent } from '../../store/ty
 import { formatEventId, MAX_UINT32 } from '../../ingest/events.ts';
 import { parseContractEvent } from '../../ingest/events.ts';
 import { getEventsParamsSchema, parseEventCursor, readEventsRequest } from '../../rpc/methods/shared/eventsRequest.ts';
-import { EventRenderer, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
+import { EventRenderer, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
 import type { XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
 import { EventMatchIndex } from '../eventMatchIndex.ts';
@@ -61,11 +61,14 @@ export class EventsKind implements Kind<EventsSubscription> {
 
   async replay(sub: EventsSubscription, through: number, n: number): Promise<ReplayPage> {
     if (sub.next.ledger > through) return { items: [], done: true };
-    const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(through + 1), descending: false, limit: n, filters: sub.filters });
+    // one page scans at most getEvents' window, so a rare filter over a long range is read in
+    // bounded steps (a turn of the event loop between them) rather than in one long scan
+    const end = Math.min(through + 1, sub.next.ledger + LEDGER_SCAN_LIMIT);
+    const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(end), descending: false, limit: n, filters: sub.filters });
     const renderer = new EventRenderer(sub.format, true);
     const items = found.map((e) => ({ id: formatEventId(positionOf(e)), text: renderer.render(e) }));
-    sub.next = found.length < n ? ledgerStart(through + 1) : after(positionOf(found[found.length - 1]));
-    return { items, done: found.length < n };
+    sub.next = found.length < n ? ledgerStart(end) : after(positionOf(found[found.length - 1]));
+    return { items, done: sub.next.ledger > through };
   }
 
   add(sub: EventsSubscription): void {

@@ -48,8 +48,8 @@ export class StreamClient {
   }
 
   /** Connects to `url` (the node's http:// url) at `path`. */
-  static async open(url: string, path = '/'): Promise<StreamClient> {
-    const ws = new WebSocket(url.replace(/^http/, 'ws') + path);
+  static async open(url: string, path = '/', options: WebSocket.ClientOptions = {}): Promise<StreamClient> {
+    const ws = new WebSocket(url.replace(/^http/, 'ws') + path, options);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);

@@ -15,6 +15,8 @@ import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
 import { jsonRpcNotification, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
 import { SubscriptionHub } from '../../../src/stream/subscriptionHub.ts';
+import { LedgersKind } from '../../../src/stream/kinds/ledgers.ts';
+import type { Kind } from '../../../src/stream/kinds/kind.ts';
 import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
 
 function batch(seq: number): IngestBatch {
@@ -37,7 +39,16 @@ class RecordingSink implements StreamSink {
   ids(sub?: string): string[] { return this.notes.filter((n) => sub === undefined || n.subscription === sub).map((n) => n.id); }
 }
 
-function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number } = {}) {
+/** The ledgers kind, whose live reading of a ledger waits while `held` (a slow store or renderer). */
+class HeldLedgers extends LedgersKind {
+  held: Promise<void> | undefined;
+  override async ledger(sequence: number) {
+    await this.held;
+    return super.ledger(sequence);
+  }
+}
+
+function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number; kinds?: (ctx: MethodContext) => Kind[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-hub-'));
   const store = new SqliteStore(join(dir, 'rpc.sqlite'));
   const feed = new LedgerFeed();
@@ -50,6 +61,7 @@ function setup(first: number, last: number, options: { maxSubscriptions?: number
   const ctx: MethodContext = { store, config: defaultConfig, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy };
   const hub = new SubscriptionHub({
     feed, ctx, maxSubscriptionsPerConnection: options.maxSubscriptions ?? 100, maxStreamBufferBytes: options.maxBuffered ?? 0,
+    kinds: options.kinds?.(ctx),
   });
   return {
     hub, store, write,
@@ -74,6 +86,33 @@ describe('SubscriptionHub (ledgers)', () => {
       assert.deepEqual(sink.ids(id), range(5, 43));
       assert.ok(sink.notes.every((n) => n.kind === 'ledgers' && !n.final));
       assert.equal(JSON.parse(sink.notes[0].item).sequence, 5);
+    } finally { t.close(); }
+  });
+
+  it('a replay that catches up while the live path is still on a ledger it replayed gets that ledger once', async () => {
+    let kind: HeldLedgers | undefined;
+    const t = setup(2, 10, {
+      kinds: (ctx) => {
+        kind = new HeldLedgers(ctx);
+        return [kind as unknown as Kind];
+      },
+    });
+    try {
+      const early = new RecordingSink();
+      const late = new RecordingSink();
+      const a = t.hub.subscribe(early, { kind: 'ledgers' });
+      await settle();
+      let release!: () => void;
+      kind!.held = new Promise((r) => { release = r; });
+      t.write(1); // ledger 11: the live path now waits
+      const b = t.hub.subscribe(late, { kind: 'ledgers', startLedger: 5 });
+      await settle(50); // its replay reads 5..11 from the store and goes live
+      release();
+      await settle();
+      t.write(1);
+      await settle(50);
+      assert.deepEqual(early.ids(a), ['11', '12']);
+      assert.deepEqual(late.ids(b), range(5, 12));
     } finally { t.close(); }
   });
 

@@ -32,6 +32,7 @@ import { runHeavyRequestsBench } from './heavyRequests.ts';
 import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
 import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
+import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench } from './streaming.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -261,6 +262,12 @@ async function entryHistorySection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function streamingSection(): Promise<void> {
+  const r = await runStreamingBench(QUICK ? QUICK_STREAMING_OPTIONS : DEFAULT_STREAMING_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function ingestionSection(): Promise<void> {
   const r = await runIngestionBench(CFG.ingestion, log);
   rows.push(...r.rows);
@@ -286,6 +293,7 @@ await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 c
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
 await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);
+await section('streaming', ['Events subscription, commit to client, 1,000 subscribers on distinct contract ids', 'The same with 10,000 idle WebSocket connections open', 'Memory per idle WebSocket connection', 'getEvents polling at one request per ledger (baseline)'], streamingSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);

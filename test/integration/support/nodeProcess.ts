@@ -37,12 +37,14 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Ready once the server answers at all, even before any ledger is stored. */
   readyWhenListening?: boolean;
+  /** Options for Node itself, before the script (e.g. the bench's `--inspect` to read the heap). */
+  nodeArgs?: string[];
 }
 
 export async function startNodeProcess(opts: StartOptions = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
   const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
-  const args = ['bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
+  const args = [...(opts.nodeArgs ?? []), 'bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });

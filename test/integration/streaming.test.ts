@@ -374,7 +374,7 @@ describe('streaming: heartbeat', () => {
 });
 
 describe('streaming on a follower (two instances)', () => {
-  it('ledgers and events subscriptions on B deliver what A produced, after B stored it', async () => {
+  it('every kind on B (ledgers, events, transactions, and a transaction sent through B) delivers what A produced, after B stored it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lumen-stream-two-'));
     const a = await startA(dir);
     let b: NodeProcess | undefined;
@@ -401,7 +401,24 @@ describe('streaming on a follower (two instances)', () => {
       });
       const alice = await funded(sa);
       const bob = await funded(sa);
-      const paid = await pay(sa, alice, bob.publicKey());
+      // the other two kinds on B: alice's transactions, and one transaction subscribed before B sends it
+      const alices = await c.subscribe({ kind: 'transactions', account: alice.publicKey() });
+      const tx = (await builder(sa, alice)).addOperation(Operation.payment({ destination: bob.publicKey(), asset: Asset.native(), amount: '1' })).build();
+      tx.sign(alice);
+      const hash = Buffer.from(tx.hash()).toString('hex');
+      const one = await c.subscribe({ kind: 'transaction', hash });
+      const sent = await server(b.url).sendTransaction(tx);
+      assert.equal(sent.status, 'PENDING', JSON.stringify(sent));
+      await c.waitFor('the transaction\'s final notification on B', () => c!.results(one).length > 0);
+      const final = c.results(one)[0];
+      const onB = await b.rpc('getTransaction', { hash });
+      assert.equal(final.status, 'SUCCESS');
+      assert.deepEqual(final, onB.result, 'the notification is B\'s getTransaction answer');
+      const paid = { hash, ledger: final.ledger as number };
+      await c.waitFor('alice\'s transaction on B', () => c!.results(alices).some((t) => t.txHash === hash));
+      assert.deepEqual(c.results(alices).map((t) => t.txHash), [hash], 'only alice\'s transaction since subscribing');
+      const listed = await b.rpc('getTransactions', { startLedger: paid.ledger, pagination: { limit: 200 } });
+      assert.deepEqual(c.results(alices)[0], listed.result.transactions.find((t: any) => t.txHash === hash), 'a getTransactions item');
       await c.waitFor('the payment\'s events on B', () => c!.results(events).some((e) => e.txHash === paid.hash));
       await c.waitFor('B\'s ledgers past the payment', () => c!.results(ledgers).some((l) => l.sequence >= paid.ledger));
       await Promise.all(checks);

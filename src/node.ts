@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { isFollower, servedDatastore, type Config } from './config/config.ts';
 import type { LedgerArchive, Store } from './store/types.ts';
 import { SqliteStore } from './store/sqlite/sqliteStore.ts';
-import { StandaloneNetwork } from './sources/standaloneNetwork.ts';
+import { StandaloneNetwork } from './standalone/standaloneNetwork.ts';
 import { Faucet } from './faucet/faucet.ts';
 import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
 import { registerFaucetRoutes } from './faucet/routes.ts';
@@ -32,8 +32,8 @@ import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts'
 import { buildInfo } from './buildInfo.ts';
 import { Simulator } from './host/simulator.ts';
 import { CoreSubmitter } from './core/coreSubmitter.ts';
-import { createFollowIngester } from './sources/followedNetwork.ts';
-import { createPublisher } from './sources/standalonePublishing.ts';
+import { createFollowIngester } from './follow/followedNetwork.ts';
+import { createPublisher } from './standalone/standalonePublishing.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 

@@ -8,7 +8,7 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
 import type { Store, StoredTransaction } from '../store/types.ts';
-import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
+import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
 import type { Simulator } from '../host/simulator.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { accountIdFromStrKey, accountKey, encodeLedgerKey, type AccountId } from '../xdr/codec.ts';

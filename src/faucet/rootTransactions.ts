@@ -3,7 +3,7 @@
 // stored, so a client's next getTransaction already sees them.
 import { xdr } from '@stellar/stellar-sdk';
 import type { StoredTransaction, Store } from '../store/types.ts';
-import type { StandaloneNetwork } from '../sources/standaloneNetwork.ts';
+import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';
 import { frameOf } from '../ledger/transactionFrame.ts';
 import { rootSigner, type RootSigner } from '../ledger/rootAccount.ts';

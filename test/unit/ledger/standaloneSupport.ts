@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { Keypair, Networks, hash, xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { StandaloneNetwork } from '../../../src/sources/standaloneNetwork.ts';
+import { StandaloneNetwork } from '../../../src/standalone/standaloneNetwork.ts';
 import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
 import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { defaultConfig } from '../../../src/config/config.ts';

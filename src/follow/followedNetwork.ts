@@ -3,10 +3,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
-import type { LedgerSource } from './ledgerSource.ts';
-import { openDatastoreSource } from './datastore/datastoreSource.ts';
-import { MetaStreamSource } from './metaStream/metaStreamSource.ts';
-import { CaptiveCoreSource } from './metaStream/captiveCore.ts';
+import type { LedgerSource } from '../sources/ledgerSource.ts';
+import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
+import { MetaStreamSource } from '../sources/metaStream/metaStreamSource.ts';
+import { CaptiveCoreSource } from '../sources/metaStream/captiveCore.ts';
 import { HistoryArchive } from '../archive/historyArchive.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';

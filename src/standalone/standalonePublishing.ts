@@ -4,8 +4,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
-import type { RawLedger } from './ledgerSource.ts';
-import { DatastoreWriter } from './datastore/datastoreWriter.ts';
+import type { RawLedger } from '../sources/ledgerSource.ts';
+import { DatastoreWriter } from '../sources/datastore/datastoreWriter.ts';
 import { HistoryArchivePublisher } from '../archive/archivePublisher.ts';
 
 export function createPublisher(store: Store, config: Config, logger: Logger): ((ledger: RawLedger) => void) | undefined {

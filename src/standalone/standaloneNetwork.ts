@@ -32,6 +32,7 @@ import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
+import { systemClock, type Clock } from './clock.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -64,14 +65,19 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private sorobanState: SorobanStateIndex | undefined;
   /** Every offer, by pair and in crossing order: what offers and path payments cross. */
   private readonly orderBook = new OrderBook();
+  /** Where close times come from. */
+  private readonly clock: Clock;
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
     writer: LedgerWriter; config: Config; logger: Logger; observeIngestion?: IngestObserver;
     /** How long a close works before letting requests in (default SLICE_MS; 0 = after every step). */
     closeSliceMs?: number;
+    /** The network's "now" for close times (default: the system clock). */
+    clock?: Clock;
   }) {
     this.closeSliceMs = opts.closeSliceMs;
+    this.clock = opts.clock ?? systemClock;
     this.writer = opts.writer;
     this.store = opts.writer.store;
     this.writer.feed.listen((ledgers) => this.notifyLedger(ledgers[ledgers.length - 1].ledger.sequence));
@@ -133,7 +139,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   private createGenesis(): void {
     const genesis = genesisLedger(this.networkId, {
-      closeTime: BigInt(Math.floor(Date.now() / 1000)), maxTxSetSize: this.config.maxTxSetSize,
+      closeTime: this.clock.nowSeconds(), maxTxSetSize: this.config.maxTxSetSize,
       archival: { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl },
     });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
@@ -187,9 +193,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
     return this.decodedHeader.header;
   }
 
-  /** Close times never go backwards; several ledgers may share a second in instant mode. */
+  /** The clock's time, but never before the previous close (several ledgers may share a second in instant mode). */
   private nextCloseTime(prev: bigint): bigint {
-    const now = BigInt(Math.floor(Date.now() / 1000));
+    const now = this.clock.nowSeconds();
     return now > prev ? now : prev;
   }
 

@@ -11,16 +11,17 @@ import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
 import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { defaultConfig } from '../../../src/config/config.ts';
 import type { SubmitResult } from '../../../src/rpc/methods/types.ts';
+import type { Clock } from '../../../src/standalone/clock.ts';
 
 export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
 
 /** A fresh database (made by `makeStore`, a plain SqliteStore by default) with an initialized network. */
-export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number } = {}) {
+export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number; clock?: Clock } = {}) {
   const path = join(mkdtempSync(join(tmpdir(), 'lumen-standalone-')), 'n.sqlite');
   const store = opts.makeStore ? opts.makeStore(path) : new SqliteStore(path) as S;
   const feed = new LedgerFeed();
   const writer = new LedgerWriter(store, feed, defaultConfig.historyRetentionWindow);
-  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs });
+  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
   net.init();
   /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
   const seq = (kp: Keypair): string => {

@@ -8,25 +8,21 @@ import type { Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { accountKey, bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, muxedToAccountId, networkIdOf, toHex, type TransactionEnvelope } from '../xdr/codec.ts';
+import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
-import { candidateSignatures, rememberVerified } from '../ledger/signatures.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
-import { LedgerTxn, type EntrySource } from '../ledger/ledgerTxn.ts';
+import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
-import { checkTransaction, type OperationResult } from '../ledger/validation.ts';
-import { TxCode } from '../ledger/resultCodes.ts';
+import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
-import { closeLedgerSteps, transactionResult } from '../ledger/closeLedger.ts';
+import { closeLedgerSteps } from '../ledger/closeLedger.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
-import type { LedgerContext } from '../ledger/ops/types.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
-import { sorobanMemoProblem, type SorobanEnv } from '../ledger/soroban/resources.ts';
-import { networkErrorEvent, type NetworkError } from '../ledger/soroban/diagnostics.ts';
+import type { SorobanEnv } from '../ledger/soroban/resources.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
@@ -172,19 +168,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     await this.inFlightClose?.catch(() => {});
   }
 
-  /** The ledger a transaction submitted now would be validated for. */
-  private nextLedgerContext(): LedgerContext {
-    const latest = this.latestHeader();
-    return {
-      ledgerSeq: latest.header.ledgerSeq + 1,
-      closeTime: this.nextCloseTime(latest.header.scpValue.closeTime),
-      protocolVersion: latest.header.ledgerVersion,
-      baseReserve: latest.header.baseReserve,
-      baseFee: latest.header.baseFee,
-      networkId: this.networkId,
-    };
-  }
-
   /** The latest stored header, decoded once per ledger: every submission validates against it. */
   private latestHeader(): xdr.LedgerHeaderHistoryEntryWire {
     const row = this.store.latestLedger();
@@ -201,50 +184,17 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
     const frame: TransactionFrame = { ...frameOf(envelope, this.networkId), envelopeXdr };
-    await this.verifySignaturesOffThread(frame);
+    await verifySignaturesOffThread(frame, this.state, this.verifier);
     return this.submitFrame(frame);
   }
 
-  /** Checks the envelope's likely signatures on worker threads, so validation finds them verified. */
-  private async verifySignaturesOffThread(frame: TransactionFrame): Promise<void> {
-    const ids = [frame.sourceId, frame.feeSourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])];
-    const accounts = [...new Map(ids.map((id) => [toHex(id.ed25519), id])).values()].flatMap((id) => {
-      const e = this.state.getEntry(encodeLedgerKey(accountKey(id)));
-      return e && e.data.type === 0 ? [e.data.account] : [];
-    });
-    const items = [
-      ...candidateSignatures(accounts, frame.innerHash, frame.signatures),
-      ...(frame.feeBump ? candidateSignatures(accounts, frame.hash, frame.feeBump.signatures) : []),
-    ];
-    const results = await this.verifier.verify(items);
-    items.forEach((it, i) => { if (typeof results[i] === 'boolean') rememberVerified(it.publicKey, it.message, it.signature, results[i]); });
-  }
-
+  /** Queues the transaction if it is valid for the next ledger (and, in instant mode, closes one soon). */
   submitFrame(frame: TransactionFrame): SubmitResult {
-    const hash = frame.hash;
-    const admission = this.queue.admit(frame);
-    if (admission.status !== 'PENDING') return { status: admission.status, hash };
-    const ledger = this.nextLedgerContext();
-    const ltx = new LedgerTxn(this.state, ledger.ledgerSeq);
-    const pendingFees = this.queue.pendingFees(toHex(frame.feeSourceId.ed25519), admission.replaces);
-    const check = checkTransaction(frame, ltx, { ledger, applying: false, pendingFees, soroban: this.soroban });
-    ltx.rollback();
-    const invalid = check.outer ?? check.inner;
-    if (invalid) return this.refused(frame, invalid.code, invalid.opResults, check.outer !== null, invalid.error);
-    const memo = sorobanMemoProblem(frame);
-    if (memo) return this.refused(frame, TxCode.SOROBAN_INVALID, undefined, true, memo);
-    this.queue.add(frame, admission.replaces);
-    if (this.config.closeMode === 'instant') this.scheduleEagerClose();
-    return { status: 'PENDING', hash };
-  }
-
-  /** An ERROR answer: the result core would give, and its diagnostic error when it reports one. */
-  private refused(frame: TransactionFrame, code: number, opResults: OperationResult[] | undefined, outer: boolean, error?: NetworkError): SubmitResult {
-    const result = transactionResult(frame, frame.declaredFee, code, opResults, outer);
-    return {
-      status: 'ERROR', hash: frame.hash, errorResult: xdr.TransactionResult.schema.encode(result),
-      ...(error ? { diagnosticEvents: [xdr.DiagnosticEvent.schema.encode(networkErrorEvent(error))] } : {}),
-    };
+    const latest = this.latestHeader();
+    const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header.scpValue.closeTime), this.networkId);
+    const result = admitTransaction(frame, { queue: this.queue, state: this.state, ledger, soroban: this.soroban });
+    if (result.status === 'PENDING' && this.config.closeMode === 'instant') this.scheduleEagerClose();
+    return result;
   }
 
   /**

@@ -27,7 +27,7 @@ import { loadNative, nativeAvailable } from '../host/native.ts';
 import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
-import { StateSizeWindow, WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
+import { WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 import { systemClock, type Clock } from './clock.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */

@@ -176,6 +176,14 @@ export interface StoreWriter {
    * crash part way leaves the previous state. Nothing else may write while it runs.
    */
   replaceState(ledger: number, fill: (sink: StateSink) => Promise<void>): Promise<void>;
+  /**
+   * Takes the store back to the end of `ledger`, as if no later ledger had ever been stored: later
+   * ledgers, transactions, fee samples and events go, and every ledger entry is put back as it was
+   * then (from the entry history). All or nothing. Throws, changing nothing, when the entry history
+   * is off, or `ledger` is below entryHistoryOldest() (its state cannot be rebuilt) or above the latest.
+   * The next ledger to ingest is then `ledger + 1`. Nothing else may write while it runs.
+   */
+  revertTo(ledger: number): void;
 }
 
 export interface Store extends StoreReader, StoreWriter {

@@ -40,7 +40,7 @@ export class EntryHistory {
    * `enabled` false (--ledger-entry-history=false): nothing is kept and what was kept is dropped, so
    * a later start with it on begins a history without gaps at its next ledger.
    */
-  private readonly enabled: boolean;
+  readonly enabled: boolean;
 
   constructor(db: DatabaseSync, enabled = true) {
     this.enabled = enabled;
@@ -56,6 +56,17 @@ export class EntryHistory {
                     WHERE key_hash = ? AND id >= ? * ${HISTORY_LEDGER_SPAN} AND key = ? ORDER BY id LIMIT 1`),
       current: p('SELECT entry, last_modified FROM ledger_entries WHERE key = ?'),
       trim: p(`DELETE FROM ledger_entry_history WHERE id < ? * ${HISTORY_LEDGER_SPAN}`),
+      // per key written after ledger ?1, the version the first such write replaced: the one current at the end of ?1
+      revertDeleteCreated: p(`DELETE FROM ledger_entries WHERE key IN (
+        SELECT h.key FROM ledger_entry_history h
+        WHERE h.id IN (SELECT MIN(id) FROM ledger_entry_history WHERE id >= ?1 * ${HISTORY_LEDGER_SPAN} GROUP BY key)
+          AND h.entry IS NULL)`),
+      revertRestore: p(`INSERT INTO ledger_entries (key, entry, last_modified)
+        SELECT h.key, h.entry, h.last_modified FROM ledger_entry_history h
+        WHERE h.id IN (SELECT MIN(id) FROM ledger_entry_history WHERE id >= ?1 * ${HISTORY_LEDGER_SPAN} GROUP BY key)
+          AND h.entry IS NOT NULL
+        ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified`),
+      dropAfter: p(`DELETE FROM ledger_entry_history WHERE id >= ? * ${HISTORY_LEDGER_SPAN}`),
       clear: p('DELETE FROM ledger_entry_history'),
       from: p(`SELECT value FROM metadata WHERE key = '${FROM_KEY}'`),
       setFrom: p(`INSERT INTO metadata (key, value) VALUES ('${FROM_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
@@ -98,6 +109,17 @@ export class EntryHistory {
 
   /** Forgets what no ledger from `oldest` on needs. */
   trim(oldest: number): void { this.st.trim.run(oldest); }
+
+  /**
+   * Puts every entry written after `ledger` back as it was at the end of `ledger` (deleting those
+   * created since), and forgets the history of the ledgers after it. Call inside a write transaction,
+   * for a ledger from from() on (the caller checks).
+   */
+  revertTo(ledger: number): void {
+    this.st.revertDeleteCreated.run(ledger);
+    this.st.revertRestore.run(ledger);
+    this.st.dropAfter.run(ledger);
+  }
 
   /** A new state at `ledger` (a history-archive checkpoint): the history starts again there. */
   restart(ledger: number): void {

@@ -127,6 +127,8 @@ export class EventStore {
       eventsFrom: p('SELECT key, event FROM events WHERE key >= ? AND key < ? ORDER BY key'),
       deleteSegmentsBelow: p('DELETE FROM event_terms WHERE segment < ?'),
       deleteEventsBelow: p('DELETE FROM events WHERE key < ?'),
+      deleteEventsFrom: p('DELETE FROM events WHERE key >= ?'),
+      deleteSegmentsFrom: p('DELETE FROM event_terms WHERE segment >= ?'),
       countBefore: p(`SELECT count(*) AS n FROM events WHERE key >= ? AND key < ?
                       AND (cursor_tx * 4096 + cursor_op < ? OR (cursor_tx * 4096 + cursor_op = ? AND event_index < ?))`),
       event: p(`SELECT ${cols} FROM events WHERE key = ?`),
@@ -249,6 +251,16 @@ export class EventStore {
       this.st.deleteSegmentsBelow.run(below);
       this.trimmedBelow = below;
     }
+  }
+
+  /**
+   * Removes the events of every ledger after `ledger`, and the index rows of every segment holding
+   * one (a segment holding ledgers up to `ledger` as well is rebuilt in memory, as the open one, by
+   * load(ledger) once the transaction commits). Runs inside a write transaction.
+   */
+  truncateAfter(ledger: number): void {
+    this.st.deleteEventsFrom.run((ledger + 1) * LEDGER_KEY_SPAN);
+    this.st.deleteSegmentsFrom.run(segmentOf(ledger + 1));
   }
 
   /** The key of the first stored event at or after a position (positions are per ledger). */

@@ -52,6 +52,10 @@ export class SqliteStore implements Store {
       trimTxs: p('DELETE FROM transactions WHERE id < ?'),
       trimTxHashes: p('DELETE FROM transaction_hashes WHERE transaction_id < ?'),
       trimFees: p('DELETE FROM fee_samples WHERE ledger_sequence < ?'),
+      dropLedgersAfter: p('DELETE FROM ledgers WHERE sequence > ?'),
+      dropTxsFrom: p('DELETE FROM transactions WHERE id >= ?'),
+      dropTxHashesFrom: p('DELETE FROM transaction_hashes WHERE transaction_id >= ?'),
+      dropFeesAfter: p('DELETE FROM fee_samples WHERE ledger_sequence > ?'),
       ledger: p('SELECT * FROM ledgers WHERE sequence = ?'),
       ledgersFrom: p('SELECT * FROM ledgers WHERE sequence >= ? ORDER BY sequence LIMIT ?'),
       oldest: p('SELECT sequence, close_time FROM ledgers ORDER BY sequence ASC LIMIT 1'),
@@ -213,6 +217,34 @@ export class SqliteStore implements Store {
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw e;
+    }
+  }
+
+  revertTo(ledger: number): void {
+    if (!Number.isSafeInteger(ledger)) throw new Error(`cannot revert to ledger ${ledger}: not a ledger sequence`);
+    if (!this.history.enabled) throw new Error(`cannot revert to ledger ${ledger}: the ledger entry history is off, so no past state can be rebuilt`);
+    const latest = this.latest?.sequence;
+    const oldest = this.entryHistoryOldest();
+    if (latest === undefined || oldest === undefined) throw new Error(`cannot revert to ledger ${ledger}: the store holds no ledger`);
+    if (ledger > latest) throw new Error(`cannot revert to ledger ${ledger}: it is after the latest stored ledger ${latest}`);
+    if (ledger < oldest) {
+      throw new Error(`cannot revert to ledger ${ledger}: the oldest ledger whose state can be rebuilt is ${oldest}`);
+    }
+    if (ledger === latest) return;
+    try {
+      this.writeTransaction(() => {
+        const fromId = transactionId(ledger + 1, 0);
+        this.history.revertTo(ledger);
+        this.st.dropLedgersAfter.run(ledger);
+        this.st.dropTxsFrom.run(fromId);
+        this.st.dropTxHashesFrom.run(fromId);
+        this.st.dropFeesAfter.run(ledger);
+        this.eventStore.truncateAfter(ledger);
+      });
+    } finally {
+      // what the caches assume of the stored ledgers is rebuilt from the database, committed or not
+      this.refreshRange();
+      this.eventStore.load(this.latest?.sequence);
     }
   }
 

@@ -8,37 +8,31 @@
 import { matchesAny, type ParsedEvent } from '../ingest/events.ts';
 import type { EventFilterSpec } from '../store/types.ts';
 import { toHex } from '../xdr/codec.ts';
+import { KeyedSets } from './keyedSets.ts';
 
-type Bucket<T> = Map<string, Set<T>>;
-
-interface Entry {
+interface Entry<T> {
   filters: readonly EventFilterSpec[];
-  /** Where it is filed: [bucket, key] pairs (key '' = everything). */
-  places: Array<[Map<string, Set<unknown>> | undefined, string]>;
+  /** Where it is filed: [bucket, key] pairs (no bucket: everything). */
+  places: Array<[KeyedSets<T> | undefined, string]>;
 }
 
 export class EventMatchIndex<T> {
-  private readonly byContract: Bucket<T> = new Map();
-  private readonly byTopic0: Bucket<T> = new Map();
-  private readonly byType: Bucket<T> = new Map();
+  private readonly byContract = new KeyedSets<T>();
+  private readonly byTopic0 = new KeyedSets<T>();
+  private readonly byType = new KeyedSets<T>();
   private readonly everything = new Set<T>();
-  private readonly entries = new Map<T, Entry>();
+  private readonly entries = new Map<T, Entry<T>>();
 
   get size(): number { return this.entries.size; }
 
   /** Files `subscriber` with its filters (none: every event). Adding it again replaces its filters. */
   add(subscriber: T, filters: readonly EventFilterSpec[]): void {
     this.remove(subscriber);
-    const entry: Entry = { filters, places: [] };
-    const file = (bucket: Bucket<T> | undefined, key: string): void => {
-      if (bucket === undefined) {
-        this.everything.add(subscriber);
-      } else {
-        let set = bucket.get(key);
-        if (set === undefined) { set = new Set(); bucket.set(key, set); }
-        set.add(subscriber);
-      }
-      entry.places.push([bucket as Map<string, Set<unknown>> | undefined, key]);
+    const entry: Entry<T> = { filters, places: [] };
+    const file = (bucket: KeyedSets<T> | undefined, key: string): void => {
+      if (bucket === undefined) this.everything.add(subscriber);
+      else bucket.add(key, subscriber);
+      entry.places.push([bucket, key]);
     };
     if (filters.length === 0) file(undefined, '');
     for (const f of filters) {
@@ -60,13 +54,8 @@ export class EventMatchIndex<T> {
     if (entry === undefined) return;
     this.entries.delete(subscriber);
     for (const [bucket, key] of entry.places) {
-      if (bucket === undefined) {
-        this.everything.delete(subscriber);
-        continue;
-      }
-      const set = bucket.get(key);
-      set?.delete(subscriber);
-      if (set?.size === 0) bucket.delete(key);
+      if (bucket === undefined) this.everything.delete(subscriber);
+      else bucket.delete(key, subscriber);
     }
   }
 
@@ -74,8 +63,7 @@ export class EventMatchIndex<T> {
   match(e: ParsedEvent): T[] {
     const out: T[] = [];
     const seen = new Set<T>();
-    const check = (set: Set<T> | undefined): void => {
-      if (set === undefined) return;
+    const check = (set: Iterable<T>): void => {
       for (const s of set) {
         if (seen.has(s)) continue;
         seen.add(s);

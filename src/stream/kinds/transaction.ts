@@ -11,6 +11,8 @@ import type { MethodContext } from '../../rpc/methods/types.ts';
 import { resultText } from '../../rpc/rawJson.ts';
 import { networkIdOf, toHex } from '../../xdr/codec.ts';
 import { decodeEnvelope, innerTransactionHash } from '../../xdr/transactions.ts';
+import { ledgerTransactions } from './ledgerTransactions.ts';
+import { KeyedSets } from '../keyedSets.ts';
 import {
   invalid, paramsValidator, validate, type Kind, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
@@ -24,7 +26,6 @@ interface TransactionSubscription extends Subscription {
 const check = paramsValidator({ hash: { type: 'string' } }, ['hash']);
 
 /** Transactions of a ledger read at a time. */
-const LEDGER_CHUNK = 500;
 
 export class TransactionKind implements Kind<TransactionSubscription> {
   readonly name = 'transaction' as const;
@@ -34,7 +35,7 @@ export class TransactionKind implements Kind<TransactionSubscription> {
   private readonly networkId: Uint8Array;
   private readonly subs = new Set<TransactionSubscription>();
   /** The hash index: live subscriptions by the hash they wait for. */
-  private readonly byHash = new Map<string, Set<TransactionSubscription>>();
+  private readonly byHash = new KeyedSets<TransactionSubscription>();
 
   constructor(ctx: MethodContext) {
     this.ctx = ctx;
@@ -57,16 +58,12 @@ export class TransactionKind implements Kind<TransactionSubscription> {
 
   add(sub: TransactionSubscription): void {
     this.subs.add(sub);
-    let set = this.byHash.get(sub.hash);
-    if (set === undefined) { set = new Set(); this.byHash.set(sub.hash, set); }
-    set.add(sub);
+    this.byHash.add(sub.hash, sub);
   }
 
   remove(sub: TransactionSubscription): void {
     this.subs.delete(sub);
-    const set = this.byHash.get(sub.hash);
-    set?.delete(sub);
-    if (set?.size === 0) this.byHash.delete(sub.hash);
+    this.byHash.delete(sub.hash, sub);
   }
 
   live(): Iterable<TransactionSubscription> { return this.subs; }
@@ -75,21 +72,13 @@ export class TransactionKind implements Kind<TransactionSubscription> {
   async ledger(sequence: number): Promise<Array<{ sub: TransactionSubscription; item: StreamItem }>> {
     if (this.subs.size === 0) return [];
     const waiting: TransactionSubscription[] = [];
-    const end = BigInt(sequence + 1) << 32n;
-    let next = BigInt(sequence) << 32n;
-    for (;;) {
-      const rows = this.ctx.store.transactionsFrom(next, LEDGER_CHUNK);
-      for (const tx of rows) {
-        if (tx.id >= end) break;
-        const hashes = [toHex(tx.hash)];
-        if (tx.feeBump) {
-          const inner = innerTransactionHash(this.networkId, decodeEnvelope(tx.envelope));
-          if (inner) hashes.push(toHex(inner));
-        }
-        for (const h of hashes) for (const s of this.byHash.get(h) ?? []) waiting.push(s);
+    for (const tx of ledgerTransactions(this.ctx.store, sequence)) {
+      const hashes = [toHex(tx.hash)];
+      if (tx.feeBump) {
+        const inner = innerTransactionHash(this.networkId, decodeEnvelope(tx.envelope));
+        if (inner) hashes.push(toHex(inner));
       }
-      if (rows.length < LEDGER_CHUNK || rows[rows.length - 1].id >= end) break;
-      next = rows[rows.length - 1].id + 1n;
+      for (const h of hashes) for (const s of this.byHash.get(h)) waiting.push(s);
     }
     const out: Array<{ sub: TransactionSubscription; item: StreamItem }> = [];
     for (const sub of waiting) out.push({ sub, item: await this.render(sub) });

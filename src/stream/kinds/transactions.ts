@@ -3,7 +3,7 @@
 // transaction's TOID as getTransactions' cursor writes it.
 import type { StoredTransaction } from '../../store/types.ts';
 import { GoNumError, parseGoInt64 } from '../../rpc/methods/shared/go.ts';
-import { toidDecode, toidEncode, transactionCursor } from '../../rpc/methods/shared/toid.ts';
+import { ledgerStartToid, toidDecode, toidEncode, transactionCursor } from '../../rpc/methods/shared/toid.ts';
 import { transactionInfo } from '../../rpc/methods/shared/transactionInfo.ts';
 import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
@@ -12,6 +12,8 @@ import {
   type Kind, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
 import { accountKeyOf, transactionAccounts } from './accounts.ts';
+import { ledgerTransactions } from './ledgerTransactions.ts';
+import { KeyedSets } from '../keyedSets.ts';
 
 interface TransactionsSubscription extends Subscription {
   /** Hex ed25519 key of the account filter; undefined: every transaction. */
@@ -23,9 +25,7 @@ interface TransactionsSubscription extends Subscription {
 const check = paramsValidator({ ...startProperties, account: { type: 'string' } });
 
 /** Transactions of a ledger read at a time. */
-const LEDGER_CHUNK = 500;
 
-const ledgerStartId = (ledger: number): bigint => toidEncode({ ledger, transaction: 0, operation: 0 });
 
 export class TransactionsKind implements Kind<TransactionsSubscription> {
   readonly name = 'transactions' as const;
@@ -34,7 +34,7 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
   private readonly ctx: MethodContext;
   private readonly subs = new Set<TransactionsSubscription>();
   /** The account index: live subscriptions by account key, and those without a filter. */
-  private readonly byAccount = new Map<string, Set<TransactionsSubscription>>();
+  private readonly byAccount = new KeyedSets<TransactionsSubscription>();
   private readonly unfiltered = new Set<TransactionsSubscription>();
 
   constructor(ctx: MethodContext) { this.ctx = ctx; }
@@ -43,11 +43,11 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
     validate(check, params);
     const start = readStart(params);
     const account = typeof params.account === 'string' ? accountKeyOf(params.account) : undefined;
-    const sub: TransactionsSubscription = { ...base, format: formatOf(params.xdrFormat), account, next: ledgerStartId(latest + 1), through: latest };
+    const sub: TransactionsSubscription = { ...base, format: formatOf(params.xdrFormat), account, next: ledgerStartToid(latest + 1), through: latest };
     let firstLedger = latest + 1;
     if (start.from === 'ledger') {
       requireStored(this.ctx, start.ledger);
-      sub.next = ledgerStartId(start.ledger);
+      sub.next = ledgerStartToid(start.ledger);
       firstLedger = start.ledger;
     } else if (start.from === 'cursor') {
       let id: bigint;
@@ -67,7 +67,7 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
   }
 
   async replay(sub: TransactionsSubscription, through: number, n: number): Promise<ReplayPage> {
-    const end = ledgerStartId(through + 1);
+    const end = ledgerStartToid(through + 1);
     if (sub.next >= end) return { items: [], done: true };
     const rows = this.ctx.store.transactionsFrom(sub.next, n);
     const items: StreamItem[] = [];
@@ -87,18 +87,14 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
       this.unfiltered.add(sub);
       return;
     }
-    let set = this.byAccount.get(sub.account);
-    if (set === undefined) { set = new Set(); this.byAccount.set(sub.account, set); }
-    set.add(sub);
+    this.byAccount.add(sub.account, sub);
   }
 
   remove(sub: TransactionsSubscription): void {
     this.subs.delete(sub);
     this.unfiltered.delete(sub);
     if (sub.account === undefined) return;
-    const set = this.byAccount.get(sub.account);
-    set?.delete(sub);
-    if (set?.size === 0) this.byAccount.delete(sub.account);
+    this.byAccount.delete(sub.account, sub);
   }
 
   live(): Iterable<TransactionsSubscription> { return this.subs; }
@@ -108,23 +104,16 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
     if (this.subs.size === 0) return [];
     const out: Array<{ sub: TransactionsSubscription; item: StreamItem }> = [];
     const cache = new RenderCache<StoredTransaction>((tx, format) => this.renderAs(tx, format));
-    const end = ledgerStartId(sequence + 1);
-    let next = ledgerStartId(sequence);
-    for (;;) {
-      const rows = this.ctx.store.transactionsFrom(next, LEDGER_CHUNK);
-      for (const tx of rows) {
-        if (tx.id >= end) return out;
-        const subs = [...this.unfiltered];
-        if (this.byAccount.size > 0) {
-          for (const key of transactionAccounts(tx.envelope)) for (const s of this.byAccount.get(key) ?? []) subs.push(s);
-        }
-        if (subs.length === 0) continue;
-        const id = transactionCursor(tx.ledgerSequence, tx.applicationOrder);
-        for (const sub of new Set(subs)) out.push({ sub, item: { id, text: await cache.get(id, tx, sub.format) } });
+    for (const tx of ledgerTransactions(this.ctx.store, sequence)) {
+      const subs = [...this.unfiltered];
+      if (this.byAccount.size > 0) {
+        for (const key of transactionAccounts(tx.envelope)) for (const s of this.byAccount.get(key)) subs.push(s);
       }
-      if (rows.length < LEDGER_CHUNK) return out;
-      next = rows[rows.length - 1].id + 1n;
+      if (subs.length === 0) continue;
+      const id = transactionCursor(tx.ledgerSequence, tx.applicationOrder);
+      for (const sub of new Set(subs)) out.push({ sub, item: { id, text: await cache.get(id, tx, sub.format) } });
     }
+    return out;
   }
 
   private involves(sub: TransactionsSubscription, tx: StoredTransaction): boolean {

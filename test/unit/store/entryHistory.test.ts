@@ -11,11 +11,9 @@ import { createHash } from 'node:crypto';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { migrations } from '../../../src/store/sqlite/migrations.ts';
 import type { IngestBatch, StoredEntry } from '../../../src/store/types.ts';
-import { encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
-import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
+import { encodeLedgerEntry, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { account, contractData, tmpDir, ttl } from '../archive/helpers.ts';
-
-type Write = IngestBatch['entryWrites'][number];
+import { entryFor, keyOf, put, random, remove, type Write } from './entrySupport.ts';
 
 /** A ledger that only writes entries (the rest of a batch plays no part in the history). */
 function batch(seq: number, entryWrites: Write[]): IngestBatch {
@@ -25,9 +23,6 @@ function batch(seq: number, entryWrites: Write[]): IngestBatch {
   };
 }
 
-const keyOf = (e: LedgerEntry): Uint8Array => encodeLedgerKey(ledgerKeyOf(e.data));
-const put = (e: LedgerEntry): Write => ({ key: keyOf(e), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
-const remove = (key: Uint8Array, seq: number): Write => ({ key, entry: null, lastModified: seq });
 
 /** The state a test expects: key (base64) -> entry XDR and lastModified. */
 type State = Map<string, { entry: string; lastModified: number }>;
@@ -39,22 +34,6 @@ function applyWrites(state: State, writes: Write[]): void {
   for (const w of writes) {
     if (w.entry) state.set(toBase64(w.key), { entry: toBase64(w.entry), lastModified: w.lastModified });
     else state.delete(toBase64(w.key));
-  }
-}
-
-/** A deterministic generator (xorshift32), so a failure replays. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
-}
-
-/** Entries of one of `count` keys: accounts, persistent and temporary contract data, and TTLs. */
-function entryFor(keyNumber: number, version: number, seq: number): LedgerEntry {
-  switch (keyNumber % 4) {
-    case 0: return account(keyNumber + 1, BigInt(version), seq);
-    case 1: return contractData(keyNumber, version, seq, 1);
-    case 2: return contractData(keyNumber, version, seq, 0);
-    default: return ttl(createHash('sha256').update(String(keyNumber)).digest(), seq + version, seq);
   }
 }
 

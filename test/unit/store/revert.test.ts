@@ -11,31 +11,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { SEGMENT_LEDGERS } from '../../../src/store/sqlite/eventStore.ts';
 import type { EventFilterSpec, EventQuery, IngestBatch, StoredEntry, StoredEvent, StoredTransaction } from '../../../src/store/types.ts';
-import { encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
-import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
-import { account, contractData, tmpDir, ttl } from '../archive/helpers.ts';
+import { encodeLedgerEntry, toBase64 } from '../../../src/xdr/codec.ts';
+import { account, tmpDir } from '../archive/helpers.ts';
+import { entryFor, keyOf, put, random, remove, type Write } from './entrySupport.ts';
 import { contractEventXdr, sym, syntheticBatch, u32, type SyntheticTx } from '../events/support.ts';
 
-type Write = IngestBatch['entryWrites'][number];
-
-const keyOf = (e: LedgerEntry): Uint8Array => encodeLedgerKey(ledgerKeyOf(e.data));
-const put = (e: LedgerEntry): Write => ({ key: keyOf(e), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
-const remove = (key: Uint8Array, seq: number): Write => ({ key, entry: null, lastModified: seq });
-
-/** A deterministic generator (xorshift32), so a failure replays. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
-}
-
-function entryFor(keyNumber: number, version: number, seq: number): LedgerEntry {
-  switch (keyNumber % 4) {
-    case 0: return account(keyNumber + 1, BigInt(version), seq);
-    case 1: return contractData(keyNumber, version, seq, 1);
-    case 2: return contractData(keyNumber, version, seq, 0);
-    default: return ttl(createHash('sha256').update(String(keyNumber)).digest(), seq + version, seq);
-  }
-}
 
 const KEY_COUNT = 20;
 const KEYS = Array.from({ length: KEY_COUNT }, (_, i) => keyOf(entryFor(i, 0, 1)));

@@ -29,3 +29,6 @@ export function toidDecode(id: bigint): Toid {
 /** The getTransactions cursor of a transaction: its TOID with operation 1, as unpadded decimal. */
 export const transactionCursor = (ledger: number, applicationOrder: number): string =>
   toidEncode({ ledger, transaction: applicationOrder, operation: 1 }).toString();
+
+/** The TOID before every transaction of `ledger` (transaction and operation 0): where its range starts. */
+export const ledgerStartToid = (ledger: number): bigint => toidEncode({ ledger, transaction: 0, operation: 0 });

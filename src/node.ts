@@ -13,6 +13,9 @@ import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
 import { registerFaucetRoutes } from './faucet/routes.ts';
 import { FaucetRateLimiter } from './faucet/rateLimit.ts';
 import { methods } from './rpc/methods/index.ts';
+import { devMethods } from './rpc/methods/dev/index.ts';
+import { refusedDevMethod } from './rpc/methods/dev/types.ts';
+import type { Method } from './rpc/methods/types.ts';
 import type { NodeInfo, TransactionSubmitter } from './rpc/methods/types.ts';
 import { createHttpServer, DEFAULT_RPC_PATHS } from './rpc/httpServer.ts';
 import { attachWebSocketServer } from './rpc/websocketServer.ts';
@@ -53,6 +56,8 @@ interface LedgerSide {
   start(url: string, node: NodeInfo): void;
   stop(): Promise<void>;
   describe: Record<string, unknown>;
+  /** The standalone network, when its developer methods are served. */
+  dev?: StandaloneNetwork;
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
@@ -85,8 +90,8 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
   // serving does not depend on the transport: one dispatcher for every way requests arrive
-  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive };
-  const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods], logger, metrics: getMetrics(), limits: config, ctx });
+  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive, dev: side.dev };
+  const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods, ...developerMethods(side, config)], logger, metrics: getMetrics(), limits: config, ctx });
   // streaming: subscriptions fed by the same commit point, served by the transports below
   const hub = new SubscriptionHub({
     feed, ctx, logger, metrics: getMetrics(),
@@ -130,6 +135,15 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
       store.close();
     },
   };
+}
+
+/** The lumen_* methods: served by the standalone network, refused with the reason anywhere else. */
+function developerMethods(side: LedgerSide, config: Config): Method[] {
+  if (side.dev) return devMethods;
+  const reason = isFollower(config)
+    ? 'developer methods are served by a standalone network, not by a node following a real one'
+    : 'developer methods are turned off on this network (--dev-methods=false)';
+  return devMethods.map((m) => refusedDevMethod(m, reason));
 }
 
 /** A database serves one network for its whole life. */
@@ -188,6 +202,7 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
     },
     async stop() { await network.stop(); },
     describe: { mode: 'standalone', closeMode: config.closeMode },
+    ...(config.devMethods ? { dev: network } : {}),
   };
 }
 

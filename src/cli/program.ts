@@ -6,6 +6,7 @@ import { options } from '../config/options.ts';
 import { createLogger } from '../log.ts';
 import { startNode } from '../node.ts';
 import { replayCommand } from '../replay/replayCommand.ts';
+import { addDevCommands } from './devCommand.ts';
 
 const program = new Command('lumen-rpc').description('A Stellar smart-contract JSON-RPC node with an embedded standalone network');
 
@@ -71,6 +72,8 @@ program.command('replay')
   .action((files: string[], opts: { json?: string; networkPassphrase?: string; allDifferences?: boolean }) => {
     process.stdout.write(replayCommand(files, opts));
   });
+
+addDevCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`lumen-rpc: ${(e as Error).message}\n`);

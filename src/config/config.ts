@@ -1,7 +1,7 @@
 // Typed configuration with the reference node's option names and defaults where they apply.
 import { availableParallelism } from 'node:os';
 
-export type CloseMode = 'interval' | 'instant';
+export type CloseMode = 'interval' | 'instant' | 'manual';
 
 export interface Config {
   endpoint: string;                       // host:port of the JSON-RPC server
@@ -26,6 +26,7 @@ export interface Config {
   maxTxSetSize: number;                   // operations per ledger
   transactionQueueLimit: number;          // operations waiting in the queue
   friendbot: boolean;
+  devMethods: boolean;                    // standalone: serve the lumen_* developer methods
   friendbotRateLimitPerClient: number;    // faucet requests per window per client IP; 0 = off
   friendbotRateLimitTotal: number;        // faucet requests per window for everyone; 0 = off
   friendbotRateLimitWindow: number;       // seconds
@@ -138,6 +139,7 @@ export const defaultConfig: Config = {
   maxTxSetSize: 10000,
   transactionQueueLimit: 40000,
   friendbot: true,
+  devMethods: true,
   friendbotRateLimitPerClient: 0,
   friendbotRateLimitTotal: 0,
   friendbotRateLimitWindow: 60,

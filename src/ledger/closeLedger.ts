@@ -45,7 +45,25 @@ export interface CloseOptions {
   evictionCandidates?: EvictionCandidate[];
   /** The average of the state-size window as this ledger leaves it (LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState). */
   liveSorobanStateSize?: bigint;
+  /**
+   * Upgrades this ledger applies after its transactions, in order (the developer network's edits and
+   * settings): each sees the state the transactions and the upgrades before it left.
+   */
+  upgrades?: readonly LedgerUpgradeStep[];
 }
+
+/**
+ * One upgrade of a closing ledger. `apply` makes its entry changes in `ltx` (a child of the ledger's,
+ * committed by the caller into the meta's UpgradeEntryMeta) and may change header values; it throws
+ * to refuse the upgrade, which refuses the whole close.
+ */
+export interface LedgerUpgradeStep {
+  upgrade: xdr.LedgerUpgradeWire;
+  apply?(ltx: LedgerTxn, header: UpgradableHeader): void;
+}
+
+/** The header values an upgrade may change (LedgerUpgrade's kinds). */
+export interface UpgradableHeader { ledgerVersion: number; baseFee: number; baseReserve: number; maxTxSetSize: number }
 
 /**
  * Closes a ledger, pausing (yielding) after each transaction's fee charge, apply and refund so the
@@ -135,12 +153,25 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     yield;
   }
 
+  // upgrades apply after the transactions and before eviction, as in core's ledger close
+  const upgraded: UpgradableHeader = {
+    ledgerVersion: prev.header.ledgerVersion, baseFee: prev.header.baseFee, baseReserve: prev.header.baseReserve, maxTxSetSize: prev.header.maxTxSetSize,
+  };
+  const upgradesProcessing: xdr.UpgradeEntryMetaWire[] = [];
+  for (const step of opts.upgrades ?? []) {
+    const ltx = root.nest();
+    step.apply?.(ltx, upgraded);
+    upgradesProcessing.push({ upgrade: step.upgrade, changes: ltx.commit() });
+  }
+
   const evictedKeys = evictions(root, opts.evictionCandidates ?? []);
 
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
+  const scpValue = signedStellarValue(opts.networkId, txSetHash, opts.closeTime);
+  scpValue.upgrades = upgradesProcessing.map((u) => xdr.LedgerUpgrade.schema.encode(u.upgrade));
   const header = nextHeader(prev, {
-    scpValue: signedStellarValue(opts.networkId, txSetHash, opts.closeTime), txSetResultHash,
+    scpValue, txSetResultHash, ...upgraded,
     bucketListHash: stateHash(prev.header.bucketListHash, txSetHash, txSetResultHash),
     feePool, idPool: root.idPool,
   });
@@ -152,7 +183,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
       ledgerHeader: { hash, header, ext: { v: 0 } },
       txSet,
       txProcessing,
-      upgradesProcessing: [],
+      upgradesProcessing,
       scpInfo: [],
       totalByteSizeOfLiveSorobanState: opts.liveSorobanStateSize ?? 0n,
       evictedKeys,

@@ -8,9 +8,15 @@ export const headerHash = (h: LedgerHeader): Uint8Array => sha256(xdr.LedgerHead
 
 export function nextHeader(prev: { header: LedgerHeader; hash: Uint8Array }, parts: {
   scpValue: xdr.StellarValueWire; txSetResultHash: Uint8Array; bucketListHash: Uint8Array; feePool: bigint; idPool: bigint;
+  /** Upgraded header values (the previous ledger's when absent). */
+  ledgerVersion?: number; baseFee?: number; baseReserve?: number; maxTxSetSize?: number;
 }): LedgerHeader {
   const header: LedgerHeader = {
     ...prev.header,
+    ledgerVersion: parts.ledgerVersion ?? prev.header.ledgerVersion,
+    baseFee: parts.baseFee ?? prev.header.baseFee,
+    baseReserve: parts.baseReserve ?? prev.header.baseReserve,
+    maxTxSetSize: parts.maxTxSetSize ?? prev.header.maxTxSetSize,
     ledgerSeq: prev.header.ledgerSeq + 1,
     previousLedgerHash: prev.hash,
     scpValue: parts.scpValue,

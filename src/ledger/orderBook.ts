@@ -64,6 +64,13 @@ export class OrderBook {
 
   get size(): number { return this.pairOfOffer.size; }
 
+  /** Forgets every offer (before reading the state again, after a revert). */
+  clear(): void {
+    this.books.clear();
+    this.pairOfOffer.clear();
+    this.bySeller.clear();
+  }
+
   /** Every offer of `seller`, in no particular order. */
   offersBySeller(seller: xdr.PublicKeyWire): LedgerEntry[] {
     return [...(this.bySeller.get(toHex(seller.ed25519))?.values() ?? [])];

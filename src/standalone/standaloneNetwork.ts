@@ -4,21 +4,21 @@
 // see what ingestion stored.
 import { xdr } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import type { CloseMode, Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
 import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
-import { EntryType, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
+import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue } from '../ledger/transactionQueue.ts';
 import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
-import { closeLedgerSteps } from '../ledger/closeLedger.ts';
+import { closeLedgerSteps, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { genesisLedger } from '../ledger/genesis.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
@@ -62,7 +62,13 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Every offer, by pair and in crossing order: what offers and path payments cross. */
   private readonly orderBook = new OrderBook();
   /** Where close times come from. */
-  private readonly clock: Clock;
+  readonly clock: Clock;
+  /** When ledgers close: on the cadence, also as soon as something is queued, or only when asked. */
+  private mode: CloseMode;
+  /** Upgrades (developer edits, settings) the next close applies after its transactions. */
+  private pendingUpgrades: LedgerUpgradeStep[] = [];
+  /** A developer operation that must not overlap a close (revert, fast-forward): closes wait for it. */
+  private exclusiveOp: Promise<unknown> | undefined;
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
@@ -78,6 +84,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.store = opts.writer.store;
     this.writer.feed.listen((ledgers) => this.notifyLedger(ledgers[ledgers.length - 1].ledger.sequence));
     this.config = opts.config;
+    this.mode = opts.config.closeMode;
     this.log = opts.logger;
     this.networkId = networkIdOf(opts.config.networkPassphrase);
     this.queue = new TransactionQueue(opts.config.transactionQueueLimit);
@@ -101,8 +108,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   /**
-   * There are no upgrades, so one host serves every ledger; only the state-size window changes
-   * (every sample period), and the host takes it then (refreshSorobanConfig).
+   * One host serves every ledger; the host takes the settings again whenever a ledger changes one
+   * (the state-size window every sample period, a developer's configuration upgrade).
    */
   private sorobanEnv(): SorobanEnv | undefined {
     if (!nativeAvailable()) {
@@ -147,12 +154,24 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.log.info({ ledger: 1 }, 'created the genesis ledger');
   }
 
-  /** Closes on a fixed cadence: a slow close shortens the wait before the next one instead of delaying it. */
+  get closeMode(): CloseMode { return this.mode; }
+
+  /** Switches the close mode at run time; switching to instant closes what is already queued. */
+  setCloseMode(mode: CloseMode): void {
+    this.mode = mode;
+    if (mode === 'instant' && this.queue.size > 0) this.scheduleEagerClose();
+  }
+
+  /**
+   * Closes on a fixed cadence (a slow close shortens the wait before the next one instead of
+   * delaying it); the cadence runs in every mode and closes only in interval and instant mode, so a
+   * switch of mode takes effect at the next tick.
+   */
   start(): void {
     let due = performance.now() + this.config.ledgerCloseInterval;
     const tick = () => {
       if (this.stopped) return;
-      this.closeInBackground();
+      if (this.mode !== 'manual') this.closeInBackground();
       due = Math.max(due + this.config.ledgerCloseInterval, performance.now());
       this.timer = setTimeout(tick, Math.max(0, due - performance.now()));
     };
@@ -193,7 +212,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const latest = this.latestHeader();
     const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header.scpValue.closeTime), this.networkId);
     const result = admitTransaction(frame, { queue: this.queue, state: this.state, ledger, soroban: this.soroban });
-    if (result.status === 'PENDING' && this.config.closeMode === 'instant') this.scheduleEagerClose();
+    if (result.status === 'PENDING' && this.mode === 'instant') this.scheduleEagerClose();
     return result;
   }
 
@@ -205,7 +224,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
    */
   async closeLedgerNow(): Promise<number> {
     if (this.stopped) return this.latestHeader().header.ledgerSeq;
-    if (this.inFlightClose) {
+    if (this.inFlightClose || this.exclusiveOp) {
       // a tick or a transaction during a close: the next close starts as soon as this one is done
       this.closeAgain = true;
       return this.latestHeader().header.ledgerSeq;
@@ -223,12 +242,75 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
   }
 
-  private async closeOnce(): Promise<number> {
+  /**
+   * Closes one ledger now, after any close under way, whatever the mode; resolves to its sequence.
+   * With `upgrades`, the ledger applies them after its transactions (and fails, storing nothing and
+   * keeping the queue, when one of them throws).
+   */
+  async closeNextLedger(upgrades: readonly LedgerUpgradeStep[] = []): Promise<number> {
+    if (this.stopped) throw new Error('the network is stopping');
+    await this.idle();
+    return this.runExclusive(async () => {
+      this.pendingUpgrades = [...upgrades];
+      try {
+        const before = this.latestHeader().header.ledgerSeq;
+        const closed = await this.closeOnce(upgrades.length > 0);
+        if (closed === before) throw new Error('the ledger could not be closed');
+        return closed;
+      } finally {
+        this.pendingUpgrades = [];
+      }
+    });
+  }
+
+  /** Resolves once no close and no developer operation is under way. */
+  private async idle(): Promise<void> {
+    while (this.inFlightClose || this.exclusiveOp) await (this.inFlightClose ?? this.exclusiveOp)?.catch(() => {});
+  }
+
+  /**
+   * Runs a developer operation (a revert, a fast-forward, a close with upgrades) with no close
+   * overlapping it: closes asked for meanwhile run after it. Operations run one at a time.
+   */
+  async exclusive<T>(op: () => Promise<T> | T): Promise<T> {
+    await this.idle();
+    return this.runExclusive(op);
+  }
+
+  private async runExclusive<T>(op: () => Promise<T> | T): Promise<T> {
+    if (this.exclusiveOp || this.inFlightClose) return this.exclusive(op);
+    const running = (async () => op())();
+    this.exclusiveOp = running;
+    try {
+      return await running;
+    } finally {
+      this.exclusiveOp = undefined;
+      if (this.closeAgain) {
+        this.closeAgain = false;
+        if (this.mode !== 'manual') this.scheduleEagerClose();
+      }
+    }
+  }
+
+  /** A developer operation changed what the engine holds in memory about the state: read it again. */
+  reloadState(): void {
+    this.decodedHeader = undefined;
+    this.orderBook.clear();
+    this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
+    if (this.soroban) {
+      this.refreshSorobanConfig(this.soroban);
+      this.sorobanState = this.loadSorobanState(this.soroban);
+    }
+  }
+
+  private async closeOnce(strict = false): Promise<number> {
     const prev = this.latestHeader();
     const frames = this.queue.take(this.config.maxTxSetSize);
     try {
       return await this.closeWith(prev, frames);
     } catch (err) {
+      // refused upgrades: the transactions stay queued (take() leaves them there) for the next close
+      if (strict) throw err;
       this.queue.discard(frames);
       this.log.error({ err, ledger: prev.header.ledgerSeq + 1, discarded: frames.map((f) => f.hashHex) }, 'could not close the ledger; its transactions were dropped');
       return prev.header.ledgerSeq;
@@ -247,6 +329,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
         evictionCandidates: sorobanState.evictionCandidates(seq, soroban.config.maxEntriesToArchive),
         liveSorobanStateSize: averageAfterLedger(soroban.config.stateSizeWindow, soroban.config.stateSizeWindowSamplePeriod, seq, sorobanState.liveStateSize),
       } : {}),
+      upgrades: this.pendingUpgrades,
     }));
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
@@ -263,7 +346,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.writer.write([batch]);
     sorobanState?.apply(batch.entryWrites);
     this.orderBook.apply(batch.entryWrites);
-    if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY))) this.refreshSorobanConfig(soroban);
+    // the state-size window moves every sample period; an upgrade may change any setting
+    if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY) || ledgerKeyType(w.key) === EntryType.CONFIG_SETTING)) this.refreshSorobanConfig(soroban);
     this.queue.ledgerClosed(frames);
     const storeMs = performance.now() - storeStarted;
     const ingestMs = work.busyMs + storeMs - applyMs;

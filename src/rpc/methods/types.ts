@@ -8,6 +8,7 @@ import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
+import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -55,6 +56,8 @@ export interface MethodContext {
   heavy: HeavyWork;
   /** Ledgers older than the store keeps (--serve-ledgers-from-datastore); absent: the window only. */
   ledgerArchive?: LedgerArchive;
+  /** The standalone network the developer methods (lumen_*) act on; absent where they are not served. */
+  dev?: StandaloneNetwork;
 }
 
 /** What one call of a method gets besides its params: its limits. */

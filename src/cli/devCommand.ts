@@ -1,0 +1,56 @@
+// `lumen-rpc dev <command> [args...]`: the developer methods (lumen_*) of a running standalone node,
+// from a shell. Each positional argument fills the param the method's `cli.args` names; `--params`
+// gives any others as a JSON object.
+import type { Command } from 'commander';
+import { devMethods } from '../rpc/methods/dev/index.ts';
+import type { DevMethod } from '../rpc/methods/dev/types.ts';
+
+export function addDevCommands(program: Command): void {
+  const dev = program.command('dev').description('control a running standalone network: close ledgers, move time, snapshot and revert, set state, impersonate');
+  for (const method of devMethods) {
+    const cmd = dev.command(method.cli.command)
+      .description(`${method.doc?.summary ?? method.name} (${method.name})`)
+      .option('--rpc-url <url>', 'the node\'s JSON-RPC endpoint', process.env.LUMEN_RPC_URL ?? 'http://localhost:8000')
+      .option('--params <json>', 'more params, as a JSON object');
+    for (const arg of method.cli.args) cmd.argument(`[${arg}]`);
+    cmd.action(async (...given: unknown[]) => {
+      const opts = given[method.cli.args.length] as { rpcUrl: string; params?: string };
+      const params = devParams(method, given.slice(0, method.cli.args.length) as Array<string | undefined>, opts.params);
+      process.stdout.write(`${JSON.stringify(await call(opts.rpcUrl, method.name, params), null, 2)}\n`);
+    });
+  }
+}
+
+/** The params object: `--params` first, then the positional arguments over it. */
+export function devParams(method: DevMethod, args: Array<string | undefined>, extra: string | undefined): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  if (extra !== undefined) {
+    const parsed: unknown = JSON.parse(extra);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('--params must be a JSON object');
+    Object.assign(params, parsed);
+  }
+  method.cli.args.forEach((name, i) => {
+    const value = args[i];
+    if (value !== undefined) params[name] = jsonOrText(value);
+  });
+  return params;
+}
+
+/** `42`, `true`, `{"a":1}` are JSON; anything else (a G... address, a mode name) is the text itself. */
+function jsonOrText(value: string): unknown {
+  try { return JSON.parse(value); } catch { return value; }
+}
+
+async function call(url: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await response.json() as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  if (body.error) {
+    const data = body.error.data === undefined ? '' : `: ${typeof body.error.data === 'string' ? body.error.data : JSON.stringify(body.error.data)}`;
+    throw new Error(`${method} failed (${body.error.code} ${body.error.message}${data})`);
+  }
+  return body.result;
+}

@@ -6,10 +6,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, Asset, Keypair, Operation, StrKey, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, builder, submit } from './support/sdk.ts';
+import { CHECKPOINT, latest, startA, startB, waitFor } from './support/twoNodes.ts';
 import {
   PASSPHRASE, addr, archivedIndexes, contractDataKey, fundedAccount, i128, instanceKey, invoke, invokeOp, server, sha256,
   startContractNode, sym, u32, u64, uploadAndDeploy, wasm,
@@ -308,5 +312,54 @@ describe('developer state edits (JS SDK over HTTP)', () => {
     const out = spawnSync(process.execPath, ['bin/lumen-rpc.js', 'dev', 'set-balance', carol, '250000000', '--rpc-url', node.url], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(out.status, 0, out.stderr);
     assert.equal(JSON.parse(out.stdout).created, true);
+  });
+});
+
+describe('developer edits reach a follower through the published datastore and archive', () => {
+  it('B, following A, answers getLedgerEntries and getLedgers for edited entries as A does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lumen-devstate-'));
+    const a = await startA(dir);
+    let b: NodeProcess | undefined;
+    const call = async (n: NodeProcess, method: string, params: Record<string, unknown>): Promise<any> => {
+      const res = await n.rpc(method, params);
+      assert.ok(res.result, `${method}: ${JSON.stringify(res.error)}`);
+      return res.result;
+    };
+    try {
+      const early = Keypair.random().publicKey();
+      const beforeCheckpoint = await call(a, 'lumen_setBalance', { account: early, balance: 700_000_000 });
+      assert.ok(beforeCheckpoint.ledger < CHECKPOINT, 'state from the archive carries it');
+      await waitFor('A to publish its first checkpoint', async () => (await latest(a)) > CHECKPOINT + 1);
+      b = await startB(dir, a);
+      await waitFor('B to catch up with A', async () => (await latest(b!)) >= (await latest(a)) - 2);
+
+      const late = Keypair.random().publicKey();
+      const contract = randomContract();
+      const entry = (key: string) => ({ contract_data: { ext: 'v0', contract, key: { symbol: key }, durability: 'persistent', val: { u64: '1' } } });
+      const edits = [
+        await call(a, 'lumen_setBalance', { account: late, balance: 800_000_000 }),
+        await call(a, 'lumen_setLedgerEntry', { entry: entry('kept') }),
+        await call(a, 'lumen_setLedgerEntry', { entry: entry('archived') }),
+      ];
+      const archived = await call(a, 'lumen_archiveEntry', { key: { contract_data: { contract, key: { symbol: 'archived' }, durability: 'persistent' } } });
+      assert.equal(archived.evictedIn, archived.ledger + 1);
+      await waitFor('B to reach the edits', async () => (await latest(b!)) >= archived.evictedIn);
+
+      const keys = [
+        ...[early, late].map((g) => keyB64(xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(g).xdrAccountId() })))),
+        ...['kept', 'archived'].map((k) => keyB64(contractDataKey(contract, sym(k), 'persistent'))),
+      ];
+      const [ea, eb]: any[] = await Promise.all([a, b!].map((n) => call(n, 'getLedgerEntries', { keys })));
+      assert.equal(ea.entries.length, 4);
+      assert.deepEqual(eb.entries, ea.entries);
+      assert.equal(ea.entries[3].liveUntilLedgerSeq, 0, 'archived on both');
+      for (const ledger of [...edits.map((e) => e.ledger), archived.ledger, archived.evictedIn]) {
+        const [la, lb]: any[] = await Promise.all([a, b!].map((n) => call(n, 'getLedgers', { startLedger: ledger, pagination: { limit: 1 } })));
+        assert.deepEqual(lb.ledgers[0], la.ledgers[0], `ledger ${ledger}`);
+      }
+    } finally {
+      await b?.stop();
+      await a.stop();
+    }
   });
 });

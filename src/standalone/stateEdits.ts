@@ -231,7 +231,7 @@ export interface SetTrustlineResult { created: boolean; limit: bigint }
 export function setTrustlineBalance(ltx: LedgerTxn, header: UpgradableHeader, account: AccountId, asset: CreditAsset, balance: bigint): SetTrustlineResult {
   checkAmount('the balance', balance, INT64_MAX);
   const { issuer } = alphaNum(asset);
-  const name = `${assetCodeString(alphaNum(asset).assetCode)}:${accountIdToStrKey(issuer)}`;
+  const name = assetName(asset);
   if (isIssuer(account, asset)) refuse(`${accountIdToStrKey(account)} issues ${name}: an issuer holds no trustline (its balance is unlimited)`);
   const issuerEntry = ltx.load(accountKey(issuer));
   if (!issuerEntry || issuerEntry.data.type !== 0) return refuse(`unknown asset ${name}: its issuer account does not exist`);
@@ -329,10 +329,8 @@ export interface SetSacBalanceResult { contract: Uint8Array; created: boolean; l
 export function setSacBalance(ltx: LedgerTxn, header: UpgradableHeader, networkId: Uint8Array, asset: Asset,
   holder: xdr.ScAddressWire, amount: bigint): SetSacBalanceResult {
   const sacId = assetContractId(networkId, asset);
-  const { instance } = (() => {
-    try { return loadInstance(ltx, sacId, ''); } catch { return refuse(`the Stellar Asset Contract of ${assetName(asset)} is not deployed (deploy it first, e.g. with \`stellar contract asset deploy\`)`); }
-  })();
-  if (instance.executable.type !== 1) refuse('not a Stellar Asset Contract');
+  const instance = ltx.load(instanceKey(sacId));
+  if (!instance) refuse(`the Stellar Asset Contract of ${assetName(asset)} is not deployed (deploy it first, e.g. with \`stellar contract asset deploy\`)`);
   if (holder.type === 0) {
     const account = { type: 0 as const, ed25519: holder.accountId.ed25519 };
     const created = asset.type === 0

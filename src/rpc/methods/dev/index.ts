@@ -2,8 +2,26 @@
 import type { DevMethod } from './types.ts';
 import { closeLedgers } from './closeLedgers.ts';
 import { setCloseMode } from './setCloseMode.ts';
+import { setLedgerEntry } from './setLedgerEntry.ts';
+import { deleteLedgerEntry } from './deleteLedgerEntry.ts';
+import { setBalance } from './setBalance.ts';
+import { setTrustlineBalance } from './setTrustlineBalance.ts';
+import { setSacBalance } from './setSacBalance.ts';
+import { setContractWasm } from './setContractWasm.ts';
+import { setContractData } from './setContractData.ts';
+import { setTtl } from './setTtl.ts';
+import { archiveEntry } from './archiveEntry.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
   setCloseMode,
+  setLedgerEntry,
+  deleteLedgerEntry,
+  setBalance,
+  setTrustlineBalance,
+  setSacBalance,
+  setContractWasm,
+  setContractData,
+  setTtl,
+  archiveEntry,
 ];

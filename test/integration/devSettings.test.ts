@@ -210,6 +210,34 @@ describe('developer network settings (--limits, lumen_upgradeConfig, base fee an
     assert.equal(window.liveSorobanStateSizeWindow.length, 20);
   });
 
+  it('lumen_upgradeConfig: simulation and apply price with the new fee rates at once', async () => {
+    const user = await fundedAccount(testnet.url);
+    const code = paddedWasm(wasm('counter'), 6_000);
+    const minResourceFee = async () => {
+      const raw = (await builder(t, user)).addOperation(Operation.uploadContractWasm({ wasm: code }) as unknown as xdr.Operation).build();
+      const sim = await t.simulateTransaction(raw);
+      assert.ok(rpc.Api.isSimulationSuccess(sim));
+      return BigInt(sim.minResourceFee);
+    };
+    const bandwidth = await setting(t, 5);
+    assert.ok(bandwidth.configSettingID === 5);
+    const before = await minResourceFee();
+    const pricier = { ...bandwidth.contractBandwidth, feeTxSize1Kb: bandwidth.contractBandwidth.feeTxSize1Kb * 100n };
+    const res = await testnet.rpc('lumen_upgradeConfig', {
+      configUpgradeSet: Buffer.from(xdr.ConfigUpgradeSet.schema.encode({ updatedEntry: [{ configSettingID: 5, contractBandwidth: pricier }] })).toString('base64'),
+    });
+    assert.ok(res.result, JSON.stringify(res.error));
+    const after = await minResourceFee();
+    // ~6.3 KB of transaction at 99 x 406 stroops more per KB
+    assert.ok(after - before > 200_000n, `minResourceFee ${before} -> ${after}`);
+    // applied at the new rates: the simulated fee covers it (uploadWasm checks fee charged <= simulated)
+    assert.deepEqual(await uploadWasm(t, user, code), sha256(code));
+    const reset = await testnet.rpc('lumen_upgradeConfig', {
+      configUpgradeSet: Buffer.from(xdr.ConfigUpgradeSet.schema.encode({ updatedEntry: [{ configSettingID: 5, contractBandwidth: bandwidth.contractBandwidth }] })).toString('base64'),
+    });
+    assert.ok(reset.result, JSON.stringify(reset.error));
+  });
+
   it('lumen_setBaseFee: header, admission (the old minimum refused), fees charged, getFeeStats, the faucet', async () => {
     const sender = await fundedAccount(testnet.url);
     const res = await testnet.rpc('lumen_setBaseFee', { baseFee: 500 });

@@ -7,7 +7,7 @@ import type { Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey } from '../xdr/codec.ts';
 import { rootSigner } from '../ledger/rootAccount.ts';
-import { testAccounts, TEST_MNEMONIC } from './testAccounts.ts';
+import { MAX_TEST_ACCOUNTS, testAccounts, TEST_MNEMONIC } from './testAccounts.ts';
 
 export interface BannerAccount { publicKey: string; secret: string; balance: bigint }
 
@@ -30,7 +30,7 @@ function balanceOf(store: Store, publicKey: Uint8Array): bigint | undefined {
 export function bannerInfo(store: Store, config: Config, networkId: Uint8Array, url: string, friendbotUrl: string | undefined): BannerInfo {
   const root = rootSigner(networkId);
   const accounts: BannerAccount[] = [];
-  for (const a of testAccounts(config.accounts)) {
+  for (const a of testAccounts(Math.min(config.accounts, MAX_TEST_ACCOUNTS))) {
     const balance = balanceOf(store, a.rawPublicKey);
     if (balance !== undefined) accounts.push({ publicKey: a.publicKey, secret: a.secret, balance });
   }

@@ -5,13 +5,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
 import type { GenesisAccount } from '../ledger/genesis.ts';
-import { testAccounts, TEST_ACCOUNT_BALANCE } from './testAccounts.ts';
+import { MAX_TEST_ACCOUNTS, testAccounts, TEST_ACCOUNT_BALANCE } from './testAccounts.ts';
 
 /** Store metadata: the --limits the network was created with. */
 const GENESIS_LIMITS = 'genesisLimits';
 
 /** The test accounts genesis funds (--accounts). */
 export function genesisTestAccounts(config: Config): GenesisAccount[] {
+  if (config.accounts > MAX_TEST_ACCOUNTS) throw new Error(`--accounts ${config.accounts}: at most ${MAX_TEST_ACCOUNTS} test accounts`);
   return testAccounts(config.accounts).map((a) => ({ publicKey: a.rawPublicKey, balance: TEST_ACCOUNT_BALANCE }));
 }
 

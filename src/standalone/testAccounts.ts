@@ -12,6 +12,9 @@ export const TEST_MNEMONIC = 'test test test test test test test test test test 
 /** Each test account's balance at genesis: 10,000 XLM, what the faucet gives. */
 export const TEST_ACCOUNT_BALANCE = 10_000n * 10_000_000n;
 
+/** Most test accounts a network may start with (deriving one takes about 1.6 ms). */
+export const MAX_TEST_ACCOUNTS = 1000;
+
 const HARDENED = 0x8000_0000;
 
 /** BIP-39: the 64-byte seed of a mnemonic (and optional passphrase); no word-list check. */

@@ -326,6 +326,11 @@ describe('developer network settings (--limits, lumen_upgradeConfig, base fee an
     await fundedAccount(testnet.url);
   });
 
+  it('bad flags stop the start with the reason', async () => {
+    await assert.rejects(startNodeProcess({ args: ['--accounts', '5000'] }), /--accounts 5000: at most 1000 test accounts/);
+    await assert.rejects(startNodeProcess({ args: ['--limits', 'infinite'] }), /--limits must be one of testnet, unlimited, got "infinite"/);
+  });
+
   it('a restarted network keeps its stored limits and accounts; another --limits is warned about, not applied', async () => {
     const port = Number(new URL(unlimited.url).port);
     await unlimited.stop();

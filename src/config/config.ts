@@ -1,5 +1,6 @@
 // Typed configuration with the reference node's option names and defaults where they apply.
 import { availableParallelism } from 'node:os';
+import type { LimitsPreset } from '../ledger/soroban/limitsPresets.ts';
 
 export type CloseMode = 'interval' | 'instant' | 'manual';
 
@@ -34,7 +35,7 @@ export interface Config {
   minPersistentTtl: number;
   minTemporaryTtl: number;
   /** Genesis: the Soroban limits (testnet's, or Quickstart's unlimited ones). */
-  limits: 'testnet' | 'unlimited';
+  limits: LimitsPreset;
   /** Genesis: pre-funded test accounts (SEP-5 keys of a public mnemonic), listed at start. */
   accounts: number;
   // following a real network (any of these set: the node follows instead of being the network)

@@ -8,7 +8,6 @@
 import type { xdr } from '@stellar/stellar-sdk';
 
 export type LimitsPreset = 'testnet' | 'unlimited';
-export const LIMITS_PRESETS: readonly LimitsPreset[] = ['testnet', 'unlimited'];
 
 const U32_MAX = 0xffff_ffff;
 /** Quickstart's instruction limit: 2^61 - 1 (the host's budget counts in i64 with headroom). */
@@ -17,9 +16,8 @@ const MAX_INSTRUCTIONS = 2n ** 61n - 1n;
 const MAX_TX_SIZE_BYTES = U32_MAX - 2000;
 
 /** Raises the limits of one ConfigSettingEntry in place (settings without limits are left as they are). */
-export function raiseToUnlimited(setting: xdr.ConfigSettingEntryWire): void {
-  const s = setting as Record<string, any>;
-  switch (setting.configSettingID) {
+export function raiseToUnlimited(s: xdr.ConfigSettingEntryWire): void {
+  switch (s.configSettingID) {
     case 0: s.contractMaxSizeBytes = U32_MAX; break;
     case 1: Object.assign(s.contractCompute, { ledgerMaxInstructions: MAX_INSTRUCTIONS, txMaxInstructions: MAX_INSTRUCTIONS, txMemoryLimit: U32_MAX }); break;
     case 2: Object.assign(s.contractLedgerCost, {

@@ -37,6 +37,7 @@ import { Simulator } from './host/simulator.ts';
 import { CoreSubmitter } from './core/coreSubmitter.ts';
 import { createFollowIngester } from './follow/followedNetwork.ts';
 import { createPublisher } from './standalone/standalonePublishing.ts';
+import { bannerInfo, printBanner } from './standalone/banner.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 
@@ -199,6 +200,7 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
     start(url, node) {
       if (faucet) node.friendbotUrl = `${url}/friendbot`;
       network.start();
+      printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl), config.logFormat);
     },
     async stop() { await network.stop(); },
     describe: { mode: 'standalone', closeMode: config.closeMode },

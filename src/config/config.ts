@@ -1,5 +1,6 @@
 // Typed configuration with the reference node's option names and defaults where they apply.
 import { availableParallelism } from 'node:os';
+import type { LimitsPreset } from '../ledger/soroban/limitsPresets.ts';
 
 export type CloseMode = 'interval' | 'instant' | 'manual';
 
@@ -33,6 +34,10 @@ export interface Config {
   /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
   minPersistentTtl: number;
   minTemporaryTtl: number;
+  /** Genesis: the Soroban limits (testnet's, or Quickstart's unlimited ones). */
+  limits: LimitsPreset;
+  /** Genesis: pre-funded test accounts (SEP-5 keys of a public mnemonic), listed at start. */
+  accounts: number;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -145,6 +150,8 @@ export const defaultConfig: Config = {
   friendbotRateLimitWindow: 60,
   minPersistentTtl: 0,
   minTemporaryTtl: 0,
+  limits: 'testnet',
+  accounts: 10,
   network: '',
   datastore: '',
   datastorePollInterval: 1000,

@@ -13,7 +13,6 @@ import type { Simulator } from '../host/simulator.ts';
 import { accountIdToStrKey, encodeLedgerKey, decodeLedgerEntry, toBase64, type LedgerKey } from '../xdr/codec.ts';
 import { addressVal, i128Val, i128Value, symVal } from '../xdr/scVals.ts';
 import { accountAddress, assetContractId } from '../ledger/sacEvents.ts';
-import { BASE_FEE } from '../ledger/genesis.ts';
 import type { RootTransactions } from './rootTransactions.ts';
 
 const NATIVE: xdr.AssetWire = { type: 0 };
@@ -95,7 +94,7 @@ export class ContractFunding {
     const sorobanData = xdr.SorobanTransactionData.schema.decode(Buffer.from(sim.transactionData, 'base64'));
     const auth = sim.result.auth.map((a) => xdr.SorobanAuthorizationEntry.schema.decode(Buffer.from(a, 'base64')));
     const assembled: xdr.OperationWire = { sourceAccount: null, body: { type: 24, invokeHostFunctionOp: { hostFunction, auth } } };
-    const fee = BASE_FEE + Number(sorobanData.resourceFee);
+    const fee = this.root.baseFee + Number(sorobanData.resourceFee);
     return this.root.submit(this.root.transaction(fee, [assembled], sorobanData));
   }
 }

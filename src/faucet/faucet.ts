@@ -12,7 +12,6 @@ import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
 import type { Simulator } from '../host/simulator.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { accountIdFromStrKey, accountKey, encodeLedgerKey, type AccountId } from '../xdr/codec.ts';
-import { BASE_FEE } from '../ledger/genesis.ts';
 import { ContractFunding } from './contractFunding.ts';
 import { RootTransactions, fundedBody } from './rootTransactions.ts';
 import {
@@ -117,7 +116,7 @@ export class Faucet {
   }
 
   private createAccounts(accounts: AccountId[]): Promise<StoredTransaction> {
-    return this.root.submit(this.root.transaction(BASE_FEE * accounts.length, accounts.map((destination) => ({
+    return this.root.submit(this.root.transaction(this.root.baseFee * accounts.length, accounts.map((destination) => ({
       sourceAccount: null,
       body: { type: 0, createAccountOp: { destination, startingBalance: STARTING_BALANCE } },
     }))));

@@ -7,6 +7,7 @@ import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';
 import { frameOf } from '../ledger/transactionFrame.ts';
 import { rootSigner, type RootSigner } from '../ledger/rootAccount.ts';
+import { BASE_FEE } from '../ledger/genesis.ts';
 
 export class RootTransactions {
   private readonly network: StandaloneNetwork;
@@ -20,6 +21,12 @@ export class RootTransactions {
   }
 
   get accountId(): xdr.PublicKeyWire { return { type: 0, ed25519: this.root.publicKey }; }
+
+  /** The network's base fee now (a developer may have raised it: lumen_setBaseFee). */
+  get baseFee(): number {
+    const row = this.store.latestLedger();
+    return row ? xdr.LedgerHeaderHistoryEntry.schema.decode(row.header).header.baseFee : BASE_FEE;
+  }
 
   /** A transaction of the root account at its next sequence number: no preconditions, no memo. */
   transaction(fee: number, operations: xdr.OperationWire[], sorobanData?: xdr.SorobanTransactionDataWire): xdr.TransactionWire {

@@ -1,7 +1,9 @@
 // Ledger 1 of a standalone network, as stellar-core creates it for a passphrase: the root account,
-// whose key is derived from the network id, holds all 100 billion lumens.
+// whose key is derived from the network id, holds all 100 billion lumens (less what the developer
+// network's test accounts start with, so the total stays the same).
 import { xdr } from '@stellar/stellar-sdk';
 import { rootSigner } from './rootAccount.ts';
+import { raiseToUnlimited, type LimitsPreset } from './soroban/limitsPresets.ts';
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';
 import { headerHash } from './header.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
@@ -21,9 +23,10 @@ export interface Genesis {
  * The Soroban network configuration (ConfigSetting entries) a fresh network starts with: the public
  * testnet's values for our protocol, built by the host addon from the host's own XDR types.
  */
-export function genesisConfigSettings(archival: ArchivalOverrides = {}): LedgerEntry[] {
+export function genesisConfigSettings(archival: ArchivalOverrides = {}, limits: LimitsPreset = 'testnet'): LedgerEntry[] {
   return loadNative().genesisConfigSettingEntries(1).map((bytes) => {
     const entry = xdr.LedgerEntry.schema.decode(bytes);
+    if (entry.data.type === 8 && limits === 'unlimited') raiseToUnlimited(entry.data.configSetting);
     if (entry.data.type === 8 && entry.data.configSetting.configSettingID === 10) {
       const settings = entry.data.configSetting.stateArchivalSettings;
       if (archival.minPersistentTtl) settings.minPersistentTtl = archival.minPersistentTtl;
@@ -36,20 +39,44 @@ export function genesisConfigSettings(archival: ArchivalOverrides = {}): LedgerE
 /** Shorter minimum TTLs for a development network, where waiting 120,960 ledgers to see archival is not practical. */
 export interface ArchivalOverrides { minPersistentTtl?: number; minTemporaryTtl?: number }
 
-export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number; archival?: ArchivalOverrides }): Genesis {
-  const rootKey = rootSigner(networkId).publicKey;
-  const rootEntry: LedgerEntry = {
+/** An account that exists from ledger 1 on (a developer network's test account). */
+export interface GenesisAccount { publicKey: Uint8Array; balance: bigint }
+
+export interface GenesisOptions {
+  closeTime: bigint;
+  maxTxSetSize: number;
+  archival?: ArchivalOverrides;
+  /** The Soroban limits (default: testnet's). */
+  limits?: LimitsPreset;
+  /** Accounts funded from the root's lumens. */
+  accounts?: readonly GenesisAccount[];
+}
+
+function accountEntry(publicKey: Uint8Array, balance: bigint, seqNum: bigint): LedgerEntry {
+  return {
     lastModifiedLedgerSeq: 1,
     data: {
       type: 0,
       account: {
-        accountId: { type: 0, ed25519: rootKey },
-        balance: TOTAL_COINS, seqNum: 0n, numSubEntries: 0, inflationDest: null, flags: 0,
+        accountId: { type: 0, ed25519: publicKey },
+        balance, seqNum, numSubEntries: 0, inflationDest: null, flags: 0,
         homeDomain: new xdr.XdrString(''), thresholds: new Uint8Array([1, 0, 0, 0]), signers: [], ext: { v: 0 },
       },
     },
     ext: { v: 0 },
   };
+}
+
+export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Genesis {
+  const rootKey = rootSigner(networkId).publicKey;
+  const funded = opts.accounts ?? [];
+  const given = funded.reduce((sum, a) => sum + a.balance, 0n);
+  if (given >= TOTAL_COINS) throw new Error('the test accounts would hold every lumen');
+  const rootEntry = accountEntry(rootKey, TOTAL_COINS - given, 0n);
+  // sequence numbers as for an account created in ledger 1 (ledger << 32)
+  const accountEntries = funded.map((a) => accountEntry(a.publicKey, a.balance, 1n << 32n));
+  const stateParts = [rootKey, ...funded.map((a) => a.publicKey)].flatMap((key, i) =>
+    [encodeLedgerKey(accountKey({ type: 0, ed25519: key })), encodeLedgerEntry(i === 0 ? rootEntry : accountEntries[i - 1])]);
   const zero = new Uint8Array(32);
   const txSet: xdr.GeneralizedTransactionSetWire = {
     v: 1,
@@ -60,7 +87,7 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
     previousLedgerHash: zero,
     scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)), closeTime: opts.closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
-    bucketListHash: sha256(encodeLedgerKey(accountKey({ type: 0, ed25519: rootKey })), encodeLedgerEntry(rootEntry)),
+    bucketListHash: sha256(...stateParts),
     ledgerSeq: 1,
     totalCoins: TOTAL_COINS,
     feePool: 0n,
@@ -79,5 +106,5 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  return { meta, entries: [rootEntry, ...(nativeAvailable() ? genesisConfigSettings(opts.archival) : [])] };
+  return { meta, entries: [rootEntry, ...accountEntries, ...(nativeAvailable() ? genesisConfigSettings(opts.archival, opts.limits) : [])] };
 }

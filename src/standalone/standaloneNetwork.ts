@@ -29,6 +29,7 @@ import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { genesisTestAccounts, noteGenesisSettings, recordGenesisSettings } from './devGenesis.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -102,6 +103,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Creates ledger 1 on an empty store (the node has checked the store belongs to this network). */
   init(): void {
     if (!this.store.latestLedger()) this.createGenesis();
+    else noteGenesisSettings(this.store, this.config, this.log);
     this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
     this.soroban = this.sorobanEnv();
     if (this.soroban) this.sorobanState = this.loadSorobanState(this.soroban);
@@ -144,6 +146,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const genesis = genesisLedger(this.networkId, {
       closeTime: this.clock.nowSeconds(), maxTxSetSize: this.config.maxTxSetSize,
       archival: { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl },
+      limits: this.config.limits, accounts: genesisTestAccounts(this.config),
     });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
     const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
@@ -151,6 +154,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       batch.entryWrites.push({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
     }
     this.writer.write([batch], { deriveStateSizeWindow: false });
+    recordGenesisSettings(this.store, this.config);
     this.log.info({ ledger: 1 }, 'created the genesis ledger');
   }
 

@@ -11,24 +11,12 @@ import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, builder, submit } from './support/sdk.ts';
 import {
   CONTRACT_NAMES, PASSPHRASE, addr, clientFor, clientOptions, contractCodeKey, contractDataKey, deployContract, eventsHaveContractError,
-  eventsJson, fundedAccount, i128, i64, instanceKey, invoke, invokeOp, opInnerCode, resourceFeeOf, sendAndPoll, sentFees,
+  eventsJson, fundedAccount, i128, i64, instanceKey, invoke, invokeOp, opInnerCode, paddedWasm, resourceFeeOf, sendAndPoll, sentFees,
   server, sha256, startContractNode, sym, u32, u64, uploadAndDeploy, uploadWasm, wasm, type ContractName,
 } from './support/contracts.ts';
 
 const XLM = 10_000_000n;
 const INVOKE_HOST_FUNCTION_TRAPPED = -2;
-
-/** A wasm module padded with a custom section to `size` bytes: still valid, just big. */
-function paddedWasm(base: Uint8Array, size: number): Uint8Array {
-  const name = Buffer.from('padding');
-  // section id 0, size (5-byte LEB128), name length (1 byte), name, payload
-  const payloadLen = size - base.length - 1 - 5 - 1 - name.length;
-  const sectionLen = 1 + name.length + payloadLen;
-  const leb = [0, 1, 2, 3, 4].map((i) => ((sectionLen >>> (7 * i)) & 0x7f) | (i < 4 ? 0x80 : 0));
-  const out = Buffer.concat([Buffer.from(base), Buffer.from([0, ...leb, name.length]), name, Buffer.alloc(payloadLen, 0x61)]);
-  assert.equal(out.length, size);
-  return out;
-}
 
 describe('smart contracts over JSON-RPC (JS SDK)', () => {
   let node: NodeProcess;

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { Asset, Keypair, Operation, TransactionBuilder, xdr, hash } from '@stellar/stellar-sdk';
 import { startNodeProcess } from './support/nodeProcess.ts';
 import { PASSPHRASE, accountEntry, server } from './support/sdk.ts';
+import { testAccounts } from '../../src/standalone/testAccounts.ts';
 
 const TOTAL_COINS = 1_000_000_000_000_000_000n;
 
@@ -73,10 +74,11 @@ describe('crash recovery', () => {
         assert.equal(Buffer.from(headers[i].headerXdr.header.previousLedgerHash.value).toString('hex'), headers[i - 1].hash);
       }
       for (const h of confirmed) assert.equal((await s.getTransaction(h)).status, 'SUCCESS');
-      // root + funded accounts + fee pool hold every lumen
+      // root + genesis test accounts (--accounts, default 10) + funded accounts + fee pool hold every lumen
       const header = xdr.LedgerHeader.schema.decode(Buffer.from((await node.rpc('getLatestLedger')).result.headerXdr, 'base64'));
       let sum = header.feePool;
-      for (const kp of [root, ...accounts]) sum += (await accountEntry(s, kp.publicKey())).balance;
+      const holders = [root.publicKey(), ...testAccounts(10).map((a) => a.publicKey), ...accounts.map((kp) => kp.publicKey())];
+      for (const g of holders) sum += (await accountEntry(s, g)).balance;
       assert.equal(sum, TOTAL_COINS);
       // and it keeps closing ledgers
       await new Promise((r) => setTimeout(r, 400));

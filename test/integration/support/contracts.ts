@@ -22,6 +22,18 @@ export function wasm(name: ContractName): Buffer {
   return readFileSync(new URL(`${name}.wasm`, WASM_DIR));
 }
 
+/** `base` grown to exactly `size` bytes by a custom section (still valid Wasm): code of any size, each size its own hash. */
+export function paddedWasm(base: Uint8Array, size: number): Uint8Array {
+  const name = Buffer.from('padding');
+  // section id 0, size (5-byte LEB128), name length (1 byte), name, payload
+  const payloadLen = size - base.length - 1 - 5 - 1 - name.length;
+  const sectionLen = 1 + name.length + payloadLen;
+  const leb = [0, 1, 2, 3, 4].map((i) => ((sectionLen >>> (7 * i)) & 0x7f) | (i < 4 ? 0x80 : 0));
+  const out = Buffer.concat([Buffer.from(base), Buffer.from([0, ...leb, name.length]), name, Buffer.alloc(payloadLen, 0x61)]);
+  assert.equal(out.length, size);
+  return out;
+}
+
 export function sha256(bytes: Uint8Array): Buffer {
   return createHash('sha256').update(bytes).digest();
 }

@@ -11,6 +11,9 @@ import { setContractWasm } from './setContractWasm.ts';
 import { setContractData } from './setContractData.ts';
 import { setTtl } from './setTtl.ts';
 import { archiveEntry } from './archiveEntry.ts';
+import { upgradeConfig } from './upgradeConfig.ts';
+import { setBaseFee } from './setBaseFee.ts';
+import { setBaseReserve } from './setBaseReserve.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
@@ -24,4 +27,7 @@ export const devMethods: DevMethod[] = [
   setContractData,
   setTtl,
   archiveEntry,
+  upgradeConfig,
+  setBaseFee,
+  setBaseReserve,
 ];

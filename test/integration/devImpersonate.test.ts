@@ -7,6 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Asset, Keypair, Operation, StrKey, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk';
+import { spawnSync } from 'node:child_process';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, resultCode } from './support/sdk.ts';
 import {
@@ -14,6 +15,7 @@ import {
   server, startContractNode,
 } from './support/contracts.ts';
 
+const ROOT = new URL('../../', import.meta.url).pathname;
 const XLM = 10_000_000n;
 const TX_FAILED = -1;
 const TX_BAD_AUTH = -6;
@@ -60,7 +62,7 @@ describe('developer network: impersonation', () => {
     if (rpc.Api.isSimulationError(sim)) throw new Error(`simulation failed: ${sim.error}`);
     const prepared = rpc.assembleTransaction(raw, sim).build();
     if (signers.length > 0) prepared.sign(...signers);
-    return { prepared, sim };
+    return { raw, prepared, sim };
   }
 
   const payment = (to: string, amount: string, source?: string) =>
@@ -111,6 +113,7 @@ describe('developer network: impersonation', () => {
     assert.equal(sent.done?.status, 'SUCCESS', describeResponse(sent.done!));
     assert.equal(await balance(ghost), ghostBefore - 40n * XLM);
     assert.equal(await balance(payer.publicKey()), payerBefore + 40n * XLM - sent.done.resultXdr.feeCharged);
+    assert.ok(sent.done.resultXdr.feeCharged <= BigInt(prepared.fee), 'charged no more than simulated');
     const entry = await accountEntry(s, ghost);
     assert.deepEqual(entry.signers, [], 'the ledger never holds the engine\'s signer');
     assert.deepEqual([...entry.thresholds], [1, 0, 0, 0]);
@@ -126,23 +129,31 @@ describe('developer network: impersonation', () => {
     assert.equal(await balance(payer.publicKey()), payerBefore + 5n * XLM);
   });
 
-  it('simulation in enforce mode accepts the unsigned auth entry of the impersonated account, and only its', async () => {
-    const { prepared } = await sorobanTx(payer.publicKey(), transfer(ghost, payer.publicKey(), 1n * XLM));
+  it('simulation in enforce mode accepts the unsigned auth entry of the impersonated account, and only its', async (t) => {
+    const { raw, prepared, sim } = await sorobanTx(payer.publicKey(), transfer(ghost, payer.publicKey(), 1n * XLM));
     const enforced = (await node.rpc('simulateTransaction', { transaction: prepared.toXDR(), authMode: 'enforce' })).result;
     assert.equal(enforced.error, undefined, enforced.error);
+    // the recording simulation emulates one signature check: its declared instructions cover the real one
+    const declared = xdr.SorobanTransactionData.schema.decode(sim.transactionData.build().toXDR()).resources.instructions;
+    const recorded = Number((await node.rpc('simulateTransaction', { transaction: raw.toXDR() })).result.cost.cpuInsns);
+    const measured = Number(enforced.cost.cpuInsns);
+    t.diagnostic(`SAC transfer from an impersonated account: recording simulation ${recorded} cpu insns (declared ${declared}), enforce simulation with the engine's signature ${measured}`);
+    assert.ok(measured <= declared, `enforced ${measured} > declared ${declared}`);
     // the auth entries come back as sent (the engine's signature is never shown)
     assert.deepEqual(enforced.results[0].auth, prepared.toEnvelope().toXdrObject().type === 2
       ? (prepared.operations[0] as any).auth.map((a: xdr.SorobanAuthorizationEntry) => a.toXDR('base64')) : []);
     const creds = addressCredentials(xdr.SorobanAuthorizationEntry.fromXDR(enforced.results[0].auth[0], 'base64').toXdrObject() as xdr.SorobanAuthorizationEntryWire);
     assert.equal(creds.signature.type, 1);
     // the state change of the impersonated account shows its real signers
+    let accountSides = 0;
     for (const change of enforced.stateChanges ?? []) {
       for (const side of [change.before, change.after]) {
         if (!side) continue;
         const data = xdr.LedgerEntry.fromXDR(side, 'base64').toXdrObject().data;
-        if (data.type === 0) assert.deepEqual(data.account.signers, []);
+        if (data.type === 0) { accountSides++; assert.deepEqual(data.account.signers, []); }
       }
     }
+    assert.ok(accountSides >= 2, 'the impersonated account\'s balance change is among the state changes');
     // a normal account's unsigned auth entry is still refused in enforce mode
     const other = await fundedAccount(node.url);
     const { prepared: notImpersonated } = await sorobanTx(payer.publicKey(), transfer(other.publicKey(), payer.publicKey(), 1n * XLM));
@@ -167,6 +178,32 @@ describe('developer network: impersonation', () => {
     assert.equal(sent.done?.status, 'FAILED');
     assert.deepEqual(opInnerCode(sent.done.resultXdr), { tx: TX_FAILED, op: 0, inner: INVOKE_HOST_FUNCTION_TRAPPED });
     assert.match(eventsJson(sent.done.diagnosticEventsXdr), /signature|auth/i);
+  });
+
+  it('a locked multisig account (master weight 0, thresholds above its signers) is impersonated too and keeps its settings', async () => {
+    const owner = await fundedAccount(node.url);
+    const locked = owner.publicKey();
+    const cosigner = Keypair.random();
+    const lock = Operation.setOptions({
+      signer: { ed25519PublicKey: cosigner.publicKey(), weight: 1 }, masterWeight: 0, lowThreshold: 2, medThreshold: 2, highThreshold: 2,
+    }) as unknown as xdr.Operation;
+    assert.equal((await sendAndPoll(s, await tx(locked, [lock], [owner]))).done?.status, 'SUCCESS');
+    const settings = await accountEntry(s, locked);
+    assert.equal((await dev('lumen_impersonateAccount', { account: locked })).added, true);
+    try {
+      const classic = await sendAndPoll(s, await tx(locked, [payment(payer.publicKey(), '2')]));
+      assert.equal(classic.done?.status, 'SUCCESS', describeResponse(classic.done!));
+      const before = await balance(locked);
+      const { prepared } = await sorobanTx(payer.publicKey(), transfer(locked, payer.publicKey(), 3n * XLM), [payer]);
+      const soroban = await sendAndPoll(s, prepared);
+      assert.equal(soroban.done?.status, 'SUCCESS', describeResponse(soroban.done!));
+      assert.equal(await balance(locked), before - 3n * XLM);
+      const after = await accountEntry(s, locked);
+      assert.deepEqual(after.signers, settings.signers);
+      assert.deepEqual([...after.thresholds], [...settings.thresholds]);
+    } finally {
+      await dev('lumen_stopImpersonatingAccount', { account: locked });
+    }
   });
 
   it('after stopImpersonating, the same transactions are refused', async () => {
@@ -203,6 +240,12 @@ describe('developer network: impersonation', () => {
     }
     const stop = await node.rpc('lumen_stopImpersonatingAccount', { account: 'nonsense' });
     assert.equal(stop.error?.code, -32602);
+    // the same from the command line
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/lumen-rpc.js', 'dev', ...args, '--rpc-url', node.url], { cwd: ROOT, encoding: 'utf8' });
+    const bad = cli('impersonate', 'GABC');
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /not a valid account address/);
+    assert.deepEqual(JSON.parse(cli('impersonated').stdout), { accounts: [] });
     assert.deepEqual(await dev('lumen_impersonatedAccounts'), { accounts: [] });
     const pay = await sendAndPoll(s, await tx(payer.publicKey(), [payment(ghost, '1')], [payer]));
     assert.equal(pay.done?.status, 'SUCCESS');

@@ -73,6 +73,10 @@ pub struct SimulateInvokeRequest {
     pub enable_debug: Option<bool>,
     /// 32 bytes; random when omitted. For reproducible simulations in tests.
     pub prng_seed: Option<Buffer>,
+    /// The developer network's impersonation (both or neither): the node's ed25519 public key the
+    /// impersonated accounts' auth entries are signed with, and those accounts' public keys.
+    pub impersonation_signer: Option<Buffer>,
+    pub impersonated_accounts: Option<Vec<Buffer>>,
 }
 
 /// Simulation of ExtendFootprintTTL or RestoreFootprint. Give either `transactionXdr` (its
@@ -223,6 +227,14 @@ fn invoke_request(r: SimulateInvokeRequest) -> Result<simulate::InvokeRequest> {
         .transpose()
         .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
     let prng_seed = r.prng_seed.map(|b| bytes32(&b, "prngSeed")).transpose()?;
+    let impersonation = match (r.impersonation_signer, r.impersonated_accounts) {
+        (Some(signer), Some(accounts)) => Some(simulate::Impersonation {
+            signer: bytes32(&signer, "impersonationSigner")?,
+            accounts: accounts.iter().map(|a| bytes32(a, "impersonatedAccounts[]")).collect::<Result<_>>()?,
+        }),
+        (None, None) => None,
+        _ => return Err(Error::new(Status::InvalidArg, "give both impersonationSigner and impersonatedAccounts, or neither")),
+    };
     Ok(simulate::InvokeRequest {
         common: common(r.db_path, r.network_passphrase, r.ledger)?,
         op: op_input(r.transaction_xdr, r.operation_xdr, r.source_account, None)?,
@@ -231,6 +243,7 @@ fn invoke_request(r: SimulateInvokeRequest) -> Result<simulate::InvokeRequest> {
         instruction_leeway: r.instruction_leeway.unwrap_or(0),
         enable_debug: r.enable_debug.unwrap_or(true),
         prng_seed,
+        impersonation,
     })
 }
 

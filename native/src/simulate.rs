@@ -27,6 +27,7 @@ mod curr {
     use soroban_simulation as simulation;
 
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    mod impersonation;
     pub mod line;
     mod storage;
 }
@@ -38,6 +39,7 @@ mod prev {
     use soroban_simulation_prev as simulation;
 
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    mod impersonation;
     pub mod line;
     mod storage;
 }
@@ -106,6 +108,18 @@ pub struct InvokeRequest {
     pub instruction_leeway: u32,
     pub enable_debug: bool,
     pub prng_seed: Option<[u8; 32]>,
+    /// Accounts the developer network impersonates (their auth entries signed by the node).
+    pub impersonation: Option<Impersonation>,
+}
+
+/// The developer network's impersonated accounts and the node's signing key for them
+/// (src/ledger/impersonation.ts; `simulate/impersonation.rs`).
+#[derive(Clone, Debug)]
+pub struct Impersonation {
+    /// The node's ed25519 public key, shown to the host as an extra signer of each account.
+    pub signer: [u8; 32],
+    /// The accounts' ed25519 public keys.
+    pub accounts: Vec<[u8; 32]>,
 }
 
 #[derive(Clone, Debug, Default)]

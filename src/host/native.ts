@@ -33,6 +33,9 @@ export interface NativeSimulateInvokeRequest {
   enableDebug?: boolean;
   /** 32 bytes; random when omitted. */
   prngSeed?: Uint8Array;
+  /** The developer network's impersonation (both or neither): the engine's signer and the accounts (32 bytes each). */
+  impersonationSigner?: Buffer;
+  impersonatedAccounts?: Buffer[];
 }
 
 export interface NativeSimulateFootprintRequest {

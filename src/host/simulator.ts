@@ -38,6 +38,9 @@ export interface InvokeOptions {
   ledger?: NativeLedgerInput;
   /** 32 bytes, for reproducible results; random when omitted. */
   prngSeed?: Uint8Array;
+  /** The developer network's impersonation (src/standalone/impersonation.ts): both or neither. */
+  impersonationSigner?: Buffer;
+  impersonatedAccounts?: Buffer[];
   /** Gives up waiting for a free slot (a running simulation is not interrupted). */
   signal?: AbortSignal;
 }

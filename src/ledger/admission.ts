@@ -15,6 +15,7 @@ import { sorobanMemoProblem, type SorobanEnv } from './soroban/resources.ts';
 import { networkErrorEvent, type NetworkError } from './soroban/diagnostics.ts';
 import type { SignatureVerifierPool } from './signatureWorkers.ts';
 import { candidateSignatures, rememberVerified } from './signatures.ts';
+import type { Impersonated } from './impersonation.ts';
 
 /** A submission's answer: sendTransaction's status, the hash, and for ERROR the result and diagnostic error. */
 export interface AdmissionResult {
@@ -25,8 +26,10 @@ export interface AdmissionResult {
 }
 
 /** The ledger a transaction submitted now is validated for: the one after `latest`, closing at `closeTime`. */
-export function nextLedgerContext(latest: xdr.LedgerHeaderHistoryEntryWire, closeTime: bigint, networkId: Uint8Array): LedgerContext {
+export function nextLedgerContext(latest: xdr.LedgerHeaderHistoryEntryWire, closeTime: bigint, networkId: Uint8Array,
+  impersonated?: Impersonated): LedgerContext {
   return {
+    ...(impersonated ? { impersonated } : {}),
     ledgerSeq: latest.header.ledgerSeq + 1,
     closeTime,
     protocolVersion: latest.header.ledgerVersion,

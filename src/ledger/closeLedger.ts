@@ -5,6 +5,7 @@ import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '.
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, feeAtBaseFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
+import type { Impersonated } from './impersonation.ts';
 import { opHandlers, operationResultOf } from './ops/index.ts';
 import { touchSeqLedger } from './ops/accounts.ts';
 import { removeSignerWithPossibleSponsorship } from './sponsorship.ts';
@@ -50,6 +51,8 @@ export interface CloseOptions {
    * settings): each sees the state the transactions and the upgrades before it left.
    */
   upgrades?: readonly LedgerUpgradeStep[];
+  /** Accounts the developer network impersonates (impersonation.ts). */
+  impersonated?: Impersonated;
 }
 
 /**
@@ -82,6 +85,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   const ledger: LedgerContext = {
     ledgerSeq, closeTime: opts.closeTime, protocolVersion: prev.header.ledgerVersion,
     baseReserve: prev.header.baseReserve, baseFee: prev.header.baseFee, networkId: opts.networkId,
+    ...(opts.impersonated ? { impersonated: opts.impersonated } : {}),
   };
   const root = new LedgerTxn(state, ledgerSeq, { idPool: prev.header.idPool });
   const txSet: xdr.GeneralizedTransactionSetWire = {

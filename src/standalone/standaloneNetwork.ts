@@ -30,6 +30,7 @@ import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { genesisTestAccounts, noteGenesisSettings, recordGenesisSettings } from './devGenesis.ts';
+import { Impersonation } from './impersonation.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -70,6 +71,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private pendingUpgrades: LedgerUpgradeStep[] = [];
   /** A developer operation that must not overlap a close (revert, fast-forward): closes wait for it. */
   private exclusiveOp: Promise<unknown> | undefined;
+  /** Accounts whose signatures are not needed (lumen_impersonateAccount). */
+  readonly impersonation = new Impersonation();
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
@@ -214,7 +217,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Queues the transaction if it is valid for the next ledger (and, in instant mode, closes one soon). */
   submitFrame(frame: TransactionFrame): SubmitResult {
     const latest = this.latestHeader();
-    const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header.scpValue.closeTime), this.networkId);
+    const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header.scpValue.closeTime), this.networkId, this.impersonation);
     const result = admitTransaction(frame, { queue: this.queue, state: this.state, ledger, soroban: this.soroban });
     if (result.status === 'PENDING' && this.mode === 'instant') this.scheduleEagerClose();
     return result;
@@ -333,7 +336,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
         evictionCandidates: sorobanState.evictionCandidates(seq, soroban.config.maxEntriesToArchive),
         liveSorobanStateSize: averageAfterLedger(soroban.config.stateSizeWindow, soroban.config.stateSizeWindowSamplePeriod, seq, sorobanState.liveStateSize),
       } : {}),
-      upgrades: this.pendingUpgrades,
+      upgrades: this.pendingUpgrades, impersonated: this.impersonation,
     }));
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;

@@ -4,6 +4,7 @@
 //! the current line's crate in the previous line's copy too.
 
 use super::host::e2e_invoke::RecordingInvocationAuthMode;
+use super::impersonation::{with_real_signers, ImpersonatingSnapshot};
 use super::host::storage::SnapshotSource;
 use super::host::xdr::{
     AccountId, FeeBumpTransactionInnerTx, InvokeHostFunctionOp, LedgerFootprint, Limits,
@@ -210,7 +211,11 @@ fn invoke_inner(
     adjustment.instructions.additive_factor = adjustment.instructions.additive_factor.max(req.instruction_leeway);
     let seed = req.prng_seed.unwrap_or_else(|| rand::random());
 
-    let source_snapshot: Rc<dyn SnapshotSource> = snapshot.clone();
+    let stored: Rc<dyn SnapshotSource> = snapshot.clone();
+    let source_snapshot: Rc<dyn SnapshotSource> = match &req.impersonation {
+        Some(impersonation) => Rc::new(ImpersonatingSnapshot { inner: stored.clone(), impersonation: impersonation.clone() }),
+        None => stored.clone(),
+    };
     let sim = simulate_invoke_host_function_op(
         source_snapshot,
         network_config,
@@ -235,7 +240,14 @@ fn invoke_inner(
             out.result = Some(xdr(val)?);
             out.auth = sim.auth.iter().map(xdr).collect::<Result<_>>()?;
             out.contract_events = sim.contract_events.iter().map(xdr).collect::<Result<_>>()?;
-            out.state_changes = sim.modified_entries.iter().map(state_change).collect::<Result<_>>()?;
+            let mut diffs = sim.modified_entries;
+            if let Some(impersonation) = &req.impersonation {
+                for diff in &mut diffs {
+                    diff.state_before = with_real_signers(diff.state_before.take(), impersonation, stored.as_ref())?;
+                    diff.state_after = with_real_signers(diff.state_after.take(), impersonation, stored.as_ref())?;
+                }
+            }
+            out.state_changes = diffs.iter().map(state_change).collect::<Result<_>>()?;
             if let Some(data) = &sim.transaction_data {
                 out.min_resource_fee = data.resource_fee;
                 out.transaction_data = Some(xdr(data)?);

@@ -3,7 +3,8 @@
 // archived entries the transaction lists), let the host run, write back what it changed, and charge
 // rent and events to the refundable fee.
 import { xdr } from '@stellar/stellar-sdk';
-import { decodeLedgerEntry, encodeLedgerEntry, sha256 } from '../../xdr/codec.ts';
+import { decodeLedgerEntry, encodeLedgerEntry, sha256, toHex } from '../../xdr/codec.ts';
+import { isImpersonatedAccount, signForImpersonated, withImpersonationSigner, withRealSigners } from '../impersonation.ts';
 import { isPersistentKey, isSorobanKey, keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';
 import { isAssetValid } from '../assets.ts';
@@ -60,6 +61,9 @@ export const invokeHostFunction: OpHandler<Body> = {
         ? budgetExceeded('operation byte-read resources exceeds amount specified', diskReadBytes, resources.diskReadBytes) : undefined;
     };
     const keys = [...readOnly, ...readWrite];
+    const impersonated = ledger.impersonated && ledger.impersonated.size > 0 ? ledger.impersonated : undefined;
+    /** Impersonated accounts the host is shown with the engine's signer: their real entries, by public key. */
+    const realAccounts = new Map<string, xdr.AccountEntryWire>();
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const rwIndex = i - readOnly.length;
@@ -69,6 +73,12 @@ export const invokeHostFunction: OpHandler<Body> = {
         const bytes = encodeLedgerEntry(entry);
         const overRead = readDisk(bytes.length);
         if (overRead) return fail(LIMIT, overRead);
+        if (entry.data.type === 0 && isImpersonatedAccount(entry.data, impersonated)) {
+          const account = entry.data.account;
+          realAccounts.set(toHex(account.accountId.ed25519), account);
+          entries.push({ entry: encodeLedgerEntry({ ...entry, data: { type: 0, account: withImpersonationSigner(account) } }) });
+          continue;
+        }
         entries.push({ entry: bytes });
         continue;
       }
@@ -101,7 +111,7 @@ export const invokeHostFunction: OpHandler<Body> = {
       resources: xdr.SorobanResources.schema.encode(resources),
       restoredRwEntryIndices: restoredIndices,
       sourceAccount: xdr.AccountId.schema.encode(ctx.source),
-      authEntries: op.auth.map((a) => xdr.SorobanAuthorizationEntry.schema.encode(a)),
+      authEntries: op.auth.map((a) => xdr.SorobanAuthorizationEntry.schema.encode(impersonated ? signForImpersonated(a, ledger.networkId, impersonated, ledger.ledgerSeq) : a)),
       ledger: {
         sequence: ledger.ledgerSeq, timestamp: Number(ledger.closeTime), protocolVersion: ledger.protocolVersion,
         baseReserve: ledger.baseReserve, networkId: ledger.networkId,
@@ -121,8 +131,15 @@ export const invokeHostFunction: OpHandler<Body> = {
     // Write back: every entry the host returned, then delete the read-write keys it did not return.
     let writeBytes = 0;
     const kept = new Set<string>();
-    for (const bytes of out.modifiedEntries) {
-      const entry = decodeLedgerEntry(bytes);
+    for (const hostBytes of out.modifiedEntries) {
+      let entry = decodeLedgerEntry(hostBytes);
+      let bytes: Uint8Array = hostBytes;
+      const real = entry.data.type === 0 ? realAccounts.get(toHex(entry.data.account.accountId.ed25519)) : undefined;
+      if (real && entry.data.type === 0) {
+        // an impersonated account goes back to the ledger with its real signers
+        entry = { ...entry, data: { type: 0, account: withRealSigners(entry.data.account, real) } };
+        bytes = encodeLedgerEntry(entry);
+      }
       const key = ledgerKeyOf(entry.data);
       if (entry.data.type !== 9) {
         const tooLarge = entrySizeProblem(key, bytes.length, s.config);

@@ -3,6 +3,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { AccountId, ContractEvent, MuxedAccount } from '../../xdr/codec.ts';
 import type { SorobanOpContext } from '../soroban/context.ts';
+import type { Impersonated } from '../impersonation.ts';
 
 /** Header facts an operation may read. */
 export interface LedgerContext {
@@ -12,6 +13,8 @@ export interface LedgerContext {
   baseReserve: number;      // stroops
   baseFee: number;
   networkId: Uint8Array;    // sha256(passphrase)
+  /** Accounts the developer network impersonates (their signatures are not needed; impersonation.ts). */
+  impersonated?: Impersonated;
 }
 
 export type ThresholdLevel = 'low' | 'medium' | 'high';

@@ -6,6 +6,7 @@
 import { PreflightQueueFullError } from '../../host/simulator.ts';
 import type { Simulation } from '../../host/simulator.ts';
 import type { Method } from './types.ts';
+import { impersonatedSimulation } from '../../standalone/impersonation.ts';
 import {
   AUTH_MODES, ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult, simulationResultSchema,
 } from './shared/simulation.ts';
@@ -46,13 +47,17 @@ export const simulateTransaction: Method = {
       if (plan.kind === 'invoke') {
         const leeway = (params.resourceConfig as { instructionLeeway?: number } | undefined)?.instructionLeeway ?? 0;
         if (leeway > U32_MAX) return { error: ERR_LEEWAY_RANGE, latestLedger: latest };
-        sim = await ctx.simulator.invoke({ transactionXdr: plan.transactionXdr }, {
+        // impersonated accounts' auth entries are signed by the engine, as apply signs them
+        const impersonated = ctx.dev && impersonatedSimulation(ctx.dev.impersonation, plan.transactionXdr, ctx.dev.networkId, latest);
+        sim = await ctx.simulator.invoke({ transactionXdr: impersonated?.transactionXdr ?? plan.transactionXdr }, {
+          ...impersonated?.options,
           authMode: plan.authMode,
           useUpgradedAuth: params.useUpgradedAuth === true,
           instructionLeeway: leeway,
           enableDebug: ctx.config.preflightEnableDebug,
           signal,
         });
+        if (impersonated && sim.result) sim = { ...sim, result: { ...sim.result, auth: impersonated.shownAuth(sim.result.auth) } };
       } else {
         sim = await ctx.simulator.footprint({ transactionXdr: plan.transactionXdr }, { signal });
       }

@@ -33,6 +33,8 @@ export interface TransactionSimulator {
    */
   invoke(input: { transactionXdr: string }, opts: {
     authMode?: AuthMode; useUpgradedAuth?: boolean; instructionLeeway?: number; enableDebug?: boolean; signal?: AbortSignal;
+    /** The developer network's impersonation (src/standalone/impersonation.ts). */
+    impersonationSigner?: Buffer; impersonatedAccounts?: Buffer[];
   }): Promise<Simulation>;
   /** ExtendFootprintTTL / RestoreFootprint, the footprint read from the envelope's SorobanTransactionData. */
   footprint(input: { transactionXdr: string }, opts: { signal?: AbortSignal }): Promise<Simulation>;

@@ -14,6 +14,9 @@ import { archiveEntry } from './archiveEntry.ts';
 import { upgradeConfig } from './upgradeConfig.ts';
 import { setBaseFee } from './setBaseFee.ts';
 import { setBaseReserve } from './setBaseReserve.ts';
+import { impersonateAccount } from './impersonateAccount.ts';
+import { stopImpersonatingAccount } from './stopImpersonatingAccount.ts';
+import { impersonatedAccounts } from './impersonatedAccounts.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
@@ -30,4 +33,7 @@ export const devMethods: DevMethod[] = [
   upgradeConfig,
   setBaseFee,
   setBaseReserve,
+  impersonateAccount,
+  stopImpersonatingAccount,
+  impersonatedAccounts,
 ];

@@ -40,4 +40,13 @@ export class LedgerWriter {
     else this.store.ingestMany(batches, this.retentionWindow);
     this.feed.committed(batches);
   }
+
+  /**
+   * Takes the store back to the end of `ledger` (one store transaction; refused, changing nothing,
+   * when the store cannot) and then tells the feed, so the revert is one commit point too.
+   */
+  revertTo(ledger: number): void {
+    this.store.revertTo(ledger);
+    this.feed.reverted(ledger);
+  }
 }

@@ -14,7 +14,7 @@ import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
-import { TransactionQueue } from '../ledger/transactionQueue.ts';
+import { TransactionQueue, type QueueContents } from '../ledger/transactionQueue.ts';
 import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
@@ -301,6 +301,22 @@ export class StandaloneNetwork implements TransactionSubmitter {
       this.refreshSorobanConfig(this.soroban);
       this.sorobanState = this.loadSorobanState(this.soroban);
     }
+  }
+
+  /** What the transaction queue holds now (a snapshot keeps it, to put back on revert). */
+  queueContents(): QueueContents { return this.queue.save(); }
+
+  /**
+   * Takes the network back to the end of `ledger`; call inside exclusive() (no close overlaps it).
+   * The store goes back through the writer (which tells the feed's listeners), then the engine's
+   * in-memory state; the queue becomes `queue` (empty without it). The next ledger closed is
+   * `ledger + 1`, chained on its hash. Refused (changing nothing) as the store refuses.
+   */
+  revertTo(ledger: number, queue?: QueueContents): void {
+    this.writer.revertTo(ledger);
+    this.reloadState();
+    if (queue) this.queue.restore(queue); else this.queue.clear();
+    if (this.queue.size > 0 && this.mode === 'instant') this.closeAgain = true;
   }
 
   private async closeOnce(strict = false): Promise<number> {

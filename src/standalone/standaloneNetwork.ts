@@ -317,6 +317,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.reloadState();
     if (queue) this.queue.restore(queue); else this.queue.clear();
     if (this.queue.size > 0 && this.mode === 'instant') this.closeAgain = true;
+    // waiters for ledgers that were dropped (or not closed yet) look again at the state now
+    for (const waiter of this.ledgerWaiters.splice(0)) waiter.resolve();
   }
 
   private async closeOnce(strict = false): Promise<number> {
@@ -386,7 +388,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
   }
 
-  /** Resolves once ledger `seq` is stored. */
+  /** Resolves once ledger `seq` is stored, or at a revert (the caller looks again: what it waited for may be gone). */
   waitForLedger(seq: number): Promise<void> {
     const latest = this.store.latestLedger()?.sequence ?? 0;
     if (latest >= seq) return Promise.resolve();
@@ -396,12 +398,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Resolves once the transaction is stored, or rejects when it left the queue without getting in. */
   async waitForTransaction(hashHex: string, maxLedgers = 10): Promise<void> {
     const hash = Buffer.from(hashHex, 'hex');
-    let seq = this.store.latestLedger()?.sequence ?? 0;
     for (let i = 0; i < maxLedgers; i++) {
       if (this.store.transactionByHash(hash)) return;
       if (!this.queue.has(hashHex)) break;
-      seq++;
-      await this.waitForLedger(seq);
+      await this.waitForLedger((this.store.latestLedger()?.sequence ?? 0) + 1);
     }
     if (!this.store.transactionByHash(hash)) throw new Error(`transaction ${hashHex} was not included`);
   }

@@ -117,3 +117,42 @@ it('refusals change nothing: unknown ids, after the latest, history off, publish
     await net.stop();
   }
 });
+
+it('waiters: a transaction reverted out of the queue fails at once; one back in the queue is waited for', async () => {
+  const { net, store, seq, submit } = standaloneOnFreshStore();
+  try {
+    net.setCloseMode('manual');
+    const a = Keypair.random(), b = Keypair.random();
+    // two funded accounts, so that each may have a transaction queued
+    const fund = new TransactionBuilder(new Account(root.publicKey(), seq(root)), { fee: '100', networkPassphrase: Networks.STANDALONE })
+      .addOperation(Operation.createAccount({ destination: a.publicKey(), startingBalance: '100' }))
+      .addOperation(Operation.createAccount({ destination: b.publicKey(), startingBalance: '100' })).setTimeout(0).build();
+    fund.sign(root);
+    assert.equal((await submit(fund)).status, 'PENDING');
+    await net.closeNextLedger();
+    const pay = (from: Keypair) => {
+      const tx = new TransactionBuilder(new Account(from.publicKey(), (BigInt(store.latestLedger()!.sequence) << 32n).toString()), { fee: '100', networkPassphrase: Networks.STANDALONE })
+        .addOperation(Operation.payment({ destination: root.publicKey(), asset: Asset.native(), amount: '1' })).setTimeout(0).build();
+      tx.sign(from);
+      return tx;
+    };
+    const kept = pay(a);
+    assert.equal((await submit(kept)).status, 'PENDING');
+    const snap = await takeSnapshot(net, store);
+    const dropped = pay(b);
+    assert.equal((await submit(dropped)).status, 'PENDING');
+    const waitKept = net.waitForTransaction(Buffer.from(kept.hash()).toString('hex'));
+    const waitDropped = net.waitForTransaction(Buffer.from(dropped.hash()).toString('hex'));
+    let keptDone = false;
+    void waitKept.then(() => { keptDone = true; });
+    await revert(net, store, defaultConfig, { id: snap.id });
+    await assert.rejects(waitDropped, /was not included/);
+    assert.equal(keptDone, false);
+    await net.closeNextLedger();
+    await waitKept;
+    assert.ok(store.transactionByHash(kept.hash())?.successful);
+  } finally {
+    await net.stop();
+  }
+});
+

@@ -33,7 +33,18 @@ const ttl = (e: LedgerEntry): LedgerEntry =>
   ({ lastModifiedLedgerSeq: 0, data: { type: 9, ttl: { keyHash: ttlKeyFor(ledgerKeyOf(e.data)).ttl.keyHash, liveUntilLedgerSeq: 1_000_000 } }, ext: { v: 0 } });
 
 /** The engine's in-memory views, read the way a test may (they are private to the network). */
-const engine = (net: object) => net as unknown as { orderBook: { size: number }; sorobanState?: { liveStateSize: bigint } };
+const engine = (net: object) => net as unknown as {
+  orderBook: { size: number; offersBySeller(seller: unknown): unknown[] };
+  sorobanState?: { liveStateSize: bigint; evictionCandidates(ledgerSeq: number, limit: number): unknown[] };
+};
+/** What the engine holds, to compare the revert's incremental update with a full reload. */
+const engineView = (net: object) => {
+  const e = engine(net);
+  return {
+    offers: e.orderBook.size, rootOffers: e.orderBook.offersBySeller({ type: 0, ed25519: root.rawPublicKey() }),
+    live: e.sorobanState?.liveStateSize, evictable: e.sorobanState?.evictionCandidates(2_000_000, 1000),
+  };
+};
 
 it('a revert takes the engine\'s order book and Soroban state index back with the store, and the feed tells once', async () => {
   const { net, store, feed } = standaloneOnFreshStore();
@@ -48,7 +59,16 @@ it('a revert takes the engine\'s order book and Soroban state index back with th
     assert.equal(snap.id, '0x1');
 
     const later = data(2);
-    await net.closeNextLedger([creating(offer(2n), later, ttl(later))]);
+    // an offer and a contract entry created, the older ones changed
+    await net.closeNextLedger([creating(offer(2n), later, ttl(later)), {
+      upgrade: CARRIER,
+      apply: (ltx) => {
+        const o = ltx.load(ledgerKeyOf(offer(1n).data))!;
+        if (o.data.type === 2) ltx.update({ ...o, data: { ...o.data, offer: { ...o.data.offer, amount: 50n } } });
+        const t = ltx.load(ledgerKeyOf(ttl(data(1)).data))!;
+        if (t.data.type === 9) ltx.update({ ...t, data: { ...t.data, ttl: { ...t.data.ttl, liveUntilLedgerSeq: 3_000_000 } } });
+      },
+    }]);
     assert.equal(engine(net).orderBook.size, books + 1);
     if (live !== undefined) assert.ok(engine(net).sorobanState!.liveStateSize > live);
 
@@ -59,6 +79,10 @@ it('a revert takes the engine\'s order book and Soroban state index back with th
     assert.equal(store.entry(encodeLedgerKey(ledgerKeyOf(later.data))), undefined);
     assert.equal(engine(net).orderBook.size, books);
     if (live !== undefined) assert.equal(engine(net).sorobanState!.liveStateSize, live);
+    // the revert updated the engine from the entries it put back: the same as reading the state again
+    const incremental = engineView(net);
+    net.reloadState();
+    assert.deepEqual(incremental, engineView(net));
     // the next ledger chains on
     assert.equal(await net.closeNextLedger(), snap.ledger + 1);
     // ids go on counting, never reused

@@ -139,6 +139,8 @@ export async function runSnapshotBench(o: SnapshotBenchOptions, log: (m: string)
       if (await read() !== before) throw new Error('after the revert the entries differ from the snapshot');
     }
     log(`  snapshot ms: ${snapshotMs.map((x) => fmt(x, 2)).join(', ')}; revert ms: ${revertMs.map((x) => fmt(x, 0)).join(', ')}`);
+    log(`  baselines (median ms): close a ledger of ${o.changesPerLedger} entry changes ${fmt(median(changeCloseMs), 1)}, `
+      + `close an empty ledger ${fmt(median(emptyCloseMs), 1)}, getLedgerEntries of 200 keys ${fmt(median(readMs), 2)}`);
     const snapMed = median(snapshotMs), revMed = median(revertMs);
     const changes = o.ledgersBetween * o.changesPerLedger;
     const metric = `Snapshot and revert, ${o.entries.toLocaleString('en-US')} entries in the state, ${changes.toLocaleString('en-US')} entry changes reverted`;

@@ -33,6 +33,7 @@ import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
 import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
 import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench } from './streaming.ts';
+import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } from './snapshot.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -268,6 +269,12 @@ async function streamingSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function snapshotSection(): Promise<void> {
+  const r = await runSnapshotBench(QUICK ? QUICK_SNAPSHOT_OPTIONS : DEFAULT_SNAPSHOT_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function ingestionSection(): Promise<void> {
   const r = await runIngestionBench(CFG.ingestion, log);
   rows.push(...r.rows);
@@ -298,6 +305,7 @@ await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore']
 await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
+await section('snapshot and revert', ['Snapshot and revert, 100,000 entries in the state'], snapshotSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 

@@ -74,6 +74,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   // ledgers (metrics, publishing, waiters, subscriptions) listens on its feed
   const feed = new LedgerFeed(logger);
   feed.listen((ledgers) => setLatestLedger(ledgers[ledgers.length - 1].ledger.sequence));
+  feed.listenReverts(setLatestLedger);
   const writer = new LedgerWriter(store, feed, config.historyRetentionWindow);
   const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore

@@ -11,8 +11,12 @@ export type CommittedLedger = IngestBatch;
 
 export type LedgerListener = (ledgers: readonly CommittedLedger[]) => void;
 
+/** Told that the store went back to the end of `ledger` (a developer revert): later ledgers are gone. */
+export type RevertListener = (ledger: number) => void;
+
 export class LedgerFeed {
   private readonly listeners = new Set<LedgerListener>();
+  private readonly revertListeners = new Set<RevertListener>();
   private readonly logger: Logger | undefined;
   /** The newest ledger announced (0 before any). */
   latest = 0;
@@ -37,6 +41,28 @@ export class LedgerFeed {
         listener(ledgers);
       } catch (err) {
         this.logger?.error({ err, ledger: this.latest }, 'a ledger listener failed');
+      }
+    }
+  }
+
+  /** Calls `listener` after every revert of the store (see reverted); returns the way to stop. */
+  listenReverts(listener: RevertListener): () => void {
+    this.revertListeners.add(listener);
+    return () => { this.revertListeners.delete(listener); };
+  }
+
+  /**
+   * Called by the writer after the store went back to the end of `ledger` (committed): whatever
+   * assumed ledgers only grow (the newest ledger announced, positions past it) goes back with it.
+   * The next ledger committed is `ledger + 1` again.
+   */
+  reverted(ledger: number): void {
+    this.latest = ledger;
+    for (const listener of this.revertListeners) {
+      try {
+        listener(ledger);
+      } catch (err) {
+        this.logger?.error({ err, ledger }, 'a revert listener failed');
       }
     }
   }

@@ -1,6 +1,6 @@
 // The one commit point for ledgers, whichever path they come from: derives the state-size window
 // entry, writes the ledgers in one store transaction, then announces them on the feed.
-import type { IngestBatch, Store } from '../store/types.ts';
+import type { IngestBatch, RevertedEntry, Store } from '../store/types.ts';
 import { StateSizeWindow } from './stateSizeWindow.ts';
 import type { LedgerFeed } from './ledgerFeed.ts';
 
@@ -39,5 +39,16 @@ export class LedgerWriter {
     if (batches.length === 1) this.store.ingest(batches[0], this.retentionWindow);
     else this.store.ingestMany(batches, this.retentionWindow);
     this.feed.committed(batches);
+  }
+
+  /**
+   * Takes the store back to the end of `ledger` (one store transaction; refused, changing nothing,
+   * when the store cannot) and then tells the feed, so the revert is one commit point too. Returns
+   * the entries put back (see Store.revertTo).
+   */
+  revertTo(ledger: number): RevertedEntry[] {
+    const entries = this.store.revertTo(ledger);
+    this.feed.reverted(ledger);
+    return entries;
   }
 }

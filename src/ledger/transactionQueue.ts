@@ -12,6 +12,12 @@ const FEE_MULTIPLIER = 10;
 
 interface Queued { frame: TransactionFrame; age: number }
 
+/** A copy of the queue's contents (the frames themselves are immutable and shared). */
+export interface QueueContents {
+  readonly queued: ReadonlyArray<{ frame: TransactionFrame; age: number }>;
+  readonly banned: ReadonlyArray<readonly [string, number]>;
+}
+
 export type Admission = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER';
 
 export class TransactionQueue {
@@ -103,6 +109,33 @@ export class TransactionQueue {
       this.remove(f.hashHex);
       this.banned.set(f.hashHex, BAN_DEPTH);
     }
+  }
+
+  /** What the queue holds now (transactions with their ages, bans), to put back with restore(). */
+  save(): QueueContents {
+    return {
+      queued: [...this.queued.values()].map((q) => ({ frame: q.frame, age: q.age })),
+      banned: [...this.banned],
+    };
+  }
+
+  /** Puts the queue back as save() found it (a developer revert); what it holds now is dropped. */
+  restore(contents: QueueContents): void {
+    this.clear();
+    for (const q of contents.queued) {
+      this.add(q.frame);
+      this.queued.get(q.frame.hashHex)!.age = q.age;
+    }
+    for (const [hash, left] of contents.banned) this.banned.set(hash, left);
+  }
+
+  /** Empties the queue and lifts every ban. */
+  clear(): void {
+    this.queued.clear();
+    this.bySource.clear();
+    this.banned.clear();
+    this.feesBySource.clear();
+    this.operations = 0;
   }
 
   private remove(hashHex: string): void {

@@ -14,7 +14,7 @@ import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
-import { TransactionQueue } from '../ledger/transactionQueue.ts';
+import { TransactionQueue, type QueueContents } from '../ledger/transactionQueue.ts';
 import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
@@ -310,6 +310,29 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
   }
 
+  /** What the transaction queue holds now (a snapshot keeps it, to put back on revert). */
+  queueContents(): QueueContents { return this.queue.save(); }
+
+  /**
+   * Takes the network back to the end of `ledger`; call inside exclusive() (no close overlaps it).
+   * The store goes back through the writer (which tells the feed's listeners), then the engine's
+   * in-memory state follows the entries put back, as it follows a close's writes (reading the whole
+   * state again, reloadState, costs seconds at 100,000 entries); the queue becomes `queue` (empty
+   * without it). The next ledger closed is `ledger + 1`, chained on its hash. Refused (changing
+   * nothing) as the store refuses.
+   */
+  revertTo(ledger: number, queue?: QueueContents): void {
+    const entries = this.writer.revertTo(ledger);
+    this.decodedHeader = undefined;
+    this.orderBook.apply(entries);
+    this.sorobanState?.apply(entries);
+    if (this.soroban) this.refreshSorobanConfig(this.soroban);
+    if (queue) this.queue.restore(queue); else this.queue.clear();
+    if (this.queue.size > 0 && this.mode === 'instant') this.closeAgain = true;
+    // waiters for ledgers that were dropped (or not closed yet) look again at the state now
+    for (const waiter of this.ledgerWaiters.splice(0)) waiter.resolve();
+  }
+
   private async closeOnce(strict = false): Promise<number> {
     const prev = this.latestHeader();
     const frames = this.queue.take(this.config.maxTxSetSize);
@@ -377,7 +400,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     void this.closeLedgerNow().catch((err: unknown) => this.log.error({ err }, 'ledger close failed'));
   }
 
-  /** Resolves once ledger `seq` is stored. */
+  /** Resolves once ledger `seq` is stored, or at a revert (the caller looks again: what it waited for may be gone). */
   waitForLedger(seq: number): Promise<void> {
     const latest = this.store.latestLedger()?.sequence ?? 0;
     if (latest >= seq) return Promise.resolve();
@@ -387,12 +410,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Resolves once the transaction is stored, or rejects when it left the queue without getting in. */
   async waitForTransaction(hashHex: string, maxLedgers = 10): Promise<void> {
     const hash = Buffer.from(hashHex, 'hex');
-    let seq = this.store.latestLedger()?.sequence ?? 0;
     for (let i = 0; i < maxLedgers; i++) {
       if (this.store.transactionByHash(hash)) return;
       if (!this.queue.has(hashHex)) break;
-      seq++;
-      await this.waitForLedger(seq);
+      await this.waitForLedger((this.store.latestLedger()?.sequence ?? 0) + 1);
     }
     if (!this.store.transactionByHash(hash)) throw new Error(`transaction ${hashHex} was not included`);
   }

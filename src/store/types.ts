@@ -165,6 +165,9 @@ export interface StateSink {
   has(key: Uint8Array): boolean;
 }
 
+/** An entry a revert put back as it was (null: it did not exist then). */
+export interface RevertedEntry { key: Uint8Array; entry: Uint8Array | null }
+
 export interface StoreWriter {
   ingest(batch: IngestBatch, retentionWindow: number): void;
   /** Consecutive ledgers, all or nothing, in one write (a backfill's groups). */
@@ -181,9 +184,10 @@ export interface StoreWriter {
    * ledgers, transactions, fee samples and events go, and every ledger entry is put back as it was
    * then (from the entry history). All or nothing. Throws, changing nothing, when the entry history
    * is off, or `ledger` is below entryHistoryOldest() (its state cannot be rebuilt) or above the latest.
-   * The next ledger to ingest is then `ledger + 1`. Nothing else may write while it runs.
+   * The next ledger to ingest is then `ledger + 1`. Nothing else may write while it runs. Returns
+   * the entries it put back (null: deleted), for what is kept in memory about the state.
    */
-  revertTo(ledger: number): void;
+  revertTo(ledger: number): RevertedEntry[];
 }
 
 export interface Store extends StoreReader, StoreWriter {

@@ -44,6 +44,8 @@ export const CloseCode = {
   tooBig: 1009,
   /** The client did not take what was sent: over the buffer limit. */
   tooSlow: 4001,
+  /** A developer revert took the ledgers back while the subscription was replaying: subscribe again. */
+  reverted: 4002,
 } as const;
 
 /** `{"jsonrpc":"2.0","method":"subscription","params":{...}}`, as eth_subscribe notifications are shaped. */

@@ -11,6 +11,11 @@
 // ledger is delivered twice and none is skipped.
 //
 // A connection whose unsent bytes pass the limit is closed (4001): it resumes from its last id.
+//
+// A developer revert (the feed's `reverted`) takes the stored ledgers back: live subscriptions go on
+// from the reverted-to ledger, so they receive the re-closed sequences (with their new contents)
+// again; items of the dropped ledgers are not retracted. A subscription still replaying when the
+// store goes back cannot know where it stands: its connection is closed (4002) and it resubscribes.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { LedgerFeed, CommittedLedger } from '../ingest/ledgerFeed.ts';
@@ -50,6 +55,9 @@ export class SubscriptionHub {
   private readonly maxSubscriptions: number;
   private readonly maxBuffered: number;
   private readonly stopListening: () => void;
+  private readonly stopListeningReverts: () => void;
+  /** Counts the store's reverts: work begun before one is dropped rather than delivered after it. */
+  private reverts = 0;
   /** Newest ledger the feed announced (or stored at start). */
   private announced: number;
   /** Ledgers announced while some subscription was live, not handled yet. */
@@ -68,6 +76,7 @@ export class SubscriptionHub {
     for (const kind of options.kinds ?? defaultKinds(options.ctx)) this.kinds.set(kind.name, kind);
     this.announced = Math.max(options.feed.latest, options.ctx.store.ledgerRange()?.latest.sequence ?? 0);
     this.stopListening = options.feed.listen((ledgers) => this.committed(ledgers));
+    this.stopListeningReverts = options.feed.listenReverts((ledger) => this.reverted(ledger));
   }
 
   /** Subscriptions open now, by kind (metrics). */
@@ -136,6 +145,7 @@ export class SubscriptionHub {
     if (this.closed) return;
     this.closed = true;
     this.stopListening();
+    this.stopListeningReverts();
     this.queue.length = 0;
     for (const sink of [...this.bySink.keys()]) {
       sink.close(CloseCode.goingAway, 'node shutting down');
@@ -154,23 +164,50 @@ export class SubscriptionHub {
     if (!this.pumping && this.queue.length > 0) void this.pump();
   }
 
+  /**
+   * The store went back to the end of `ledger`: ledgers after it are no longer announced, live
+   * subscriptions deliver from the next one on (the re-closed sequences), replaying ones end.
+   */
+  private reverted(ledger: number): void {
+    if (this.closed) return;
+    this.reverts++;
+    this.announced = Math.min(this.announced, ledger);
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i] > ledger) this.queue.splice(i, 1);
+    for (const subs of [...this.bySink.values()]) {
+      for (const sub of [...subs.values()]) {
+        if (sub.ended) continue;
+        if (sub.live) {
+          if (sub.through > ledger) sub.through = ledger;
+        } else {
+          this.metrics?.streamSubscriberDropped('error');
+          sub.sink.close(CloseCode.reverted, `the ledgers were reverted to ${ledger} during replay; subscribe again`);
+          this.dropSink(sub.sink);
+        }
+      }
+    }
+  }
+
   /** Handles queued ledgers in order, one at a time. */
   private async pump(): Promise<void> {
     this.pumping = true;
     try {
       while (this.queue.length > 0 && !this.closed) {
         const sequence = this.queue.shift()!;
+        const reverts = this.reverts;
         for (const kind of this.kinds.values()) {
           if (kind.liveCount === 0) continue;
           let deliveries: Array<{ sub: Subscription; item: StreamItem }>;
           try {
             deliveries = await kind.ledger(sequence);
           } catch (err) {
+            if (reverts !== this.reverts) break; // read across a revert: the ledger is gone
             // no silent gap: the subscriptions that missed this ledger lose their connection
             this.logger?.error({ err, ledger: sequence, kind: kind.name }, 'streaming: reading a ledger for subscriptions failed');
             for (const sub of [...kind.live()]) if (sub.through < sequence) this.fail(sub, err);
             continue;
           }
+          // a revert while reading: what was read may be a dropped ledger's; the queue says what is next
+          if (reverts !== this.reverts) break;
           for (const { sub, item } of deliveries) {
             if (sub.live && !sub.ended && sub.through < sequence) this.send(sub, item, kind.single);
           }

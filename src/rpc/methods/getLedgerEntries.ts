@@ -7,6 +7,7 @@
 // Our extension: `ledger` answers as of the end of that past ledger instead (the entries and TTLs it
 // left, lapsed relative to it), for any ledger the store's entry history covers; `latestLedger` is
 // still the latest ledger. Without it the answer is the reference's.
+import { hash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import {
@@ -26,7 +27,10 @@ export const MAX_LEDGER_ENTRY_KEYS = 200;
 const LEDGER_KEY_MAX_BYTES = 16 * 1024;
 
 // Hot keys (accounts, contract instances) are asked for again and again: remember their decoding,
-// and the rendering of an entry's value, which cannot change within one ledger.
+// and the rendering of an entry's value. A rendering is served only for the very bytes it was made
+// from (their SHA-256 is part of its cache key): a developer revert can bring an entry back at a
+// lastModified it had before with other bytes, so the key and lastModified alone do not identify a
+// value. Hashing costs far less than decoding and rendering again, and keeps no copy of the bytes.
 const decodedKeys = new RecentCache<{ key: LedgerKey; keyBytes: Uint8Array }>(10_000);
 const renderedEntries = new RecentCache<{ data: string; ext: string }>(10_000);
 
@@ -66,7 +70,7 @@ interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liv
 function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
   const json = format === 'json';
   const keyText = renderXdr(format, xdr.LedgerKey, found.keyBytes);
-  const cacheId = `${format}:${String(keyText)}:${found.stored.lastModified}`;
+  const cacheId = json ? '' : `${format}:${String(keyText)}:${hash('sha256', found.stored.entry, 'base64')}`;
   let rendered = json ? undefined : renderedEntries.get(cacheId);
   if (!rendered) {
     const entry = decodeLedgerEntry(found.stored.entry);

@@ -66,6 +66,9 @@ export class EntryHistory {
         WHERE h.id IN (SELECT MIN(id) FROM ledger_entry_history WHERE id >= ?1 * ${HISTORY_LEDGER_SPAN} GROUP BY key)
           AND h.entry IS NOT NULL
         ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified`),
+      // the same versions, to hand back what the revert wrote
+      revertWrites: p(`SELECT h.key, h.entry FROM ledger_entry_history h
+        WHERE h.id IN (SELECT MIN(id) FROM ledger_entry_history WHERE id >= ?1 * ${HISTORY_LEDGER_SPAN} GROUP BY key)`),
       dropAfter: p(`DELETE FROM ledger_entry_history WHERE id >= ? * ${HISTORY_LEDGER_SPAN}`),
       clear: p('DELETE FROM ledger_entry_history'),
       from: p(`SELECT value FROM metadata WHERE key = '${FROM_KEY}'`),
@@ -113,12 +116,15 @@ export class EntryHistory {
   /**
    * Puts every entry written after `ledger` back as it was at the end of `ledger` (deleting those
    * created since), and forgets the history of the ledgers after it. Call inside a write transaction,
-   * for a ledger from from() on (the caller checks).
+   * for a ledger from from() on (the caller checks). Returns what it wrote: each key put back with
+   * its entry then (null: deleted), so that what is kept in memory about the state can follow.
    */
-  revertTo(ledger: number): void {
+  revertTo(ledger: number): Array<{ key: Uint8Array; entry: Uint8Array | null }> {
+    const writes = (this.st.revertWrites.all(ledger) as Row[]).map((r) => ({ key: r.key as Uint8Array, entry: (r.entry ?? null) as Uint8Array | null }));
     this.st.revertDeleteCreated.run(ledger);
     this.st.revertRestore.run(ledger);
     this.st.dropAfter.run(ledger);
+    return writes;
   }
 
   /** A new state at `ledger` (a history-archive checkpoint): the history starts again there. */

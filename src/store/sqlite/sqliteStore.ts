@@ -7,7 +7,7 @@ import { EventStore } from './eventStore.ts';
 import { EntryHistory } from './entryHistory.ts';
 import { ledgerEventsFromMeta } from '../../ingest/ledgerToBatch.ts';
 import type {
-  EventQuery, IngestBatch, LedgerRange, LedgerRow, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
+  EventQuery, IngestBatch, LedgerRange, LedgerRow, RevertedEntry, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
 } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
 
@@ -220,7 +220,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  revertTo(ledger: number): void {
+  revertTo(ledger: number): RevertedEntry[] {
     if (!Number.isSafeInteger(ledger)) throw new Error(`cannot revert to ledger ${ledger}: not a ledger sequence`);
     if (!this.history.enabled) throw new Error(`cannot revert to ledger ${ledger}: the ledger entry history is off, so no past state can be rebuilt`);
     const latest = this.latest?.sequence;
@@ -230,11 +230,12 @@ export class SqliteStore implements Store {
     if (ledger < oldest) {
       throw new Error(`cannot revert to ledger ${ledger}: the oldest ledger whose state can be rebuilt is ${oldest}`);
     }
-    if (ledger === latest) return;
+    if (ledger === latest) return [];
+    let writes: RevertedEntry[] = [];
     try {
       this.writeTransaction(() => {
         const fromId = transactionId(ledger + 1, 0);
-        this.history.revertTo(ledger);
+        writes = this.history.revertTo(ledger);
         this.st.dropLedgersAfter.run(ledger);
         this.st.dropTxsFrom.run(fromId);
         this.st.dropTxHashesFrom.run(fromId);
@@ -246,6 +247,7 @@ export class SqliteStore implements Store {
       this.refreshRange();
       this.eventStore.load(this.latest?.sequence);
     }
+    return writes;
   }
 
   allEntries(): Iterable<StoredEntry> { return storedEntries(this.st.allEntries.iterate()); }

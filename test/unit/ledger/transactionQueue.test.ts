@@ -92,4 +92,36 @@ describe('TransactionQueue', () => {
     assert.equal(q.pendingFees(Buffer.from(a.rawPublicKey()).toString('hex')), 300n);
     assert.equal(q.pendingFees(Buffer.from(a.rawPublicKey()).toString('hex'), f.hashHex), 0n);
   });
+
+  it('save/restore: a revert puts back the transactions with their ages, the bans and the fee and size accounting', () => {
+    const q = new TransactionQueue(3);
+    const a = Keypair.random(), b = Keypair.random(), c = Keypair.random();
+    const fa = frame(a, '1'), fb = frame(b, '1'), fc = frame(c, '1'), applied = frame(Keypair.random(), '1');
+    q.add(applied);
+    q.add(fa);
+    q.ledgerClosed([applied]); // fa one ledger old, `applied` banned
+    q.add(fb);
+    const saved = q.save();
+    const feeSource = Buffer.from(fa.feeSourceId.ed25519).toString('hex');
+    const feesA = q.pendingFees(feeSource);
+
+    q.add(fc);
+    for (let i = 0; i < PENDING_DEPTH; i++) q.ledgerClosed([]); // everything ages out and is banned
+    assert.equal(q.size, 0);
+    q.restore(saved);
+
+    assert.equal(q.size, 2);
+    assert.ok(q.has(fa.hashHex) && q.has(fb.hashHex) && !q.has(fc.hashHex));
+    assert.ok(q.isBanned(applied.hashHex) && !q.isBanned(fa.hashHex) && !q.isBanned(fc.hashHex));
+    assert.equal(q.pendingFees(feeSource), feesA);
+    assert.equal(q.admit(frame(a, '2')).status, 'TRY_AGAIN_LATER', 'one pending transaction per source again');
+    assert.equal(q.admit(fc).status, 'PENDING', 'room for one more operation');
+    assert.equal(q.admit(frame(Keypair.random(), '1', 2)).status, 'TRY_AGAIN_LATER', 'the size limit counts the restored ones');
+    // fa keeps its age: it is dropped one ledger before fb
+    for (let i = 0; i < PENDING_DEPTH - 1; i++) q.ledgerClosed([]);
+    assert.ok(!q.has(fa.hashHex) && q.has(fb.hashHex));
+    q.clear();
+    assert.equal(q.size, 0);
+    assert.ok(!q.isBanned(applied.hashHex));
+  });
 });

@@ -218,3 +218,25 @@ test('ledger: outside the entry history is -32602 naming the range; the latest l
   await assertRpcError(getLedgerEntries, { keys, ledger: LAST_LEDGER }, noHistory, -32602,
     'ledger is not served: this rpc instance keeps no entry history (--ledger-entry-history=false)');
 });
+
+test('a rendering is never served for other bytes at the same lastModified (an entry brought back by a revert)', async () => {
+  const { account } = touchedKeys();
+  const key = keyB64(account);
+  const first = (await call(getLedgerEntries, { keys: [key] }, ctx)).entries[0];
+  // the same key at the same lastModified with another balance: what a revert and a re-closed
+  // ledger of the same sequence can store
+  const stored = db.store.entry(xdr.LedgerKey.schema.encode(account))!;
+  const entry = xdr.LedgerEntry.schema.decode(stored.entry);
+  assert.equal(entry.data.type, 0);
+  if (entry.data.type === 0) entry.data.account.balance += 1n;
+  const changed: StoredEntry = { ...stored, entry: xdr.LedgerEntry.schema.encode(entry) };
+  const store = Object.create(db.store) as typeof db.store;
+  store.entries = (keys: Uint8Array[]) => new Map(keys.filter((k) => b64(k) === key).map((k) => [b64(k), changed]));
+  const second = (await call(getLedgerEntries, { keys: [key] }, contextFor(store))).entries[0];
+  assert.equal(second.lastModifiedLedgerSeq, first.lastModifiedLedgerSeq);
+  assert.notEqual(second.xdr, first.xdr);
+  const data = xdr.LedgerEntryData.schema.decode(Buffer.from(second.xdr, 'base64'));
+  assert.equal(data.type === 0 && data.account.balance, entry.data.type === 0 && entry.data.account.balance);
+  // and the original bytes still render as before
+  assert.deepEqual((await call(getLedgerEntries, { keys: [key] }, ctx)).entries[0], first);
+});

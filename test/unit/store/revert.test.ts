@@ -212,8 +212,12 @@ describe('store revertTo', () => {
     for (const target of targets) {
       const store = new SqliteStore(storePath());
       for (const b of batches) store.ingest(b, 100_000);
-      store.revertTo(target);
+      const putBack = store.revertTo(target);
       assert.deepEqual(readers(store, hashes), answers.get(target), `after reverting ${LEDGERS} -> ${target}`);
+      // it hands back every key written after the target, as it now is (null: absent)
+      const written = new Set(batches.slice(target).flatMap((b) => b.entryWrites.map((w) => toBase64(w.key))));
+      assert.deepEqual(new Set(putBack.map((e) => toBase64(e.key))), written);
+      for (const e of putBack) assert.deepEqual(e.entry, store.entry(e.key)?.entry ?? null);
 
       // a different history from target + 1 on: the reverted store answers as a store that only ever held it
       const fresh = new SqliteStore(storePath());

@@ -19,9 +19,9 @@ import { LedgersKind } from '../../../src/stream/kinds/ledgers.ts';
 import type { Kind } from '../../../src/stream/kinds/kind.ts';
 import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
 
-function batch(seq: number): IngestBatch {
+function batch(seq: number, variant = 0): IngestBatch {
   return {
-    ledger: { sequence: seq, hash: new Uint8Array(32).fill(seq & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array([1, 2, seq & 0xff]), meta: new Uint8Array([3, 4]) },
+    ledger: { sequence: seq, hash: new Uint8Array(32).fill((seq + variant) & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array([1, 2, seq & 0xff]), meta: new Uint8Array([3, 4]) },
     transactions: [], entryWrites: [], feeSamples: [],
   };
 }
@@ -54,8 +54,9 @@ function setup(first: number, last: number, options: { maxSubscriptions?: number
   const feed = new LedgerFeed();
   const writer = new LedgerWriter(store, feed, 100_000);
   let next = first;
-  const write = (n: number): void => {
-    for (let i = 0; i < n; i++) writer.write([batch(next++)], { deriveStateSizeWindow: false });
+  /** `variant` changes the ledgers' hashes (ledgers re-closed after a revert). */
+  const write = (n: number, variant = 0): void => {
+    for (let i = 0; i < n; i++) writer.write([batch(next++, variant)], { deriveStateSizeWindow: false });
   };
   write(last - first + 1);
   const ctx: MethodContext = { store, config: defaultConfig, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy };
@@ -63,8 +64,13 @@ function setup(first: number, last: number, options: { maxSubscriptions?: number
     feed, ctx, maxSubscriptionsPerConnection: options.maxSubscriptions ?? 100, maxStreamBufferBytes: options.maxBuffered ?? 0,
     kinds: options.kinds?.(ctx),
   });
+  /** A developer revert through the commit point: the next ledger written is `ledger + 1` again. */
+  const revert = (ledger: number): void => {
+    writer.revertTo(ledger);
+    next = ledger + 1;
+  };
   return {
-    hub, store, write,
+    hub, store, write, revert,
     close() { hub.close(); store.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
@@ -203,5 +209,89 @@ describe('SubscriptionHub (ledgers)', () => {
     t.close();
     assert.equal(sink.closed?.code, 1001);
     assert.throws(() => t.hub.subscribe(new RecordingSink(), { kind: 'ledgers' }));
+  });
+});
+
+describe('SubscriptionHub across a revert', () => {
+  it('a live subscription goes on from the reverted ledger: the re-closed sequences come again, none skipped', async () => {
+    const t = setup(2, 10);
+    try {
+      const sink = new RecordingSink();
+      const id = t.hub.subscribe(sink, { kind: 'ledgers' });
+      await settle();
+      t.write(3); // 11..13
+      await settle();
+      assert.deepEqual(sink.ids(id), range(11, 13));
+      t.revert(10);
+      t.write(4); // 11..14 again
+      await settle();
+      assert.deepEqual(sink.ids(id), [...range(11, 13), ...range(11, 14)]);
+      // a subscription opened after the revert starts after the reverted-to chain's tip
+      const later = t.hub.subscribe(sink, { kind: 'ledgers' });
+      await settle();
+      t.write(1);
+      await settle();
+      assert.deepEqual(sink.ids(later), ['15']);
+      assert.equal(sink.closed, undefined);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a ledger read while the store goes back is not delivered; what was re-closed is', async () => {
+    /** Reads the ledger, then waits while `held`: the revert comes between the read and the delivery. */
+    class ReadThenHeld extends LedgersKind {
+      held: Promise<void> | undefined;
+      override async ledger(sequence: number) {
+        const read = await super.ledger(sequence);
+        await this.held;
+        return read;
+      }
+    }
+    let kind: ReadThenHeld | undefined;
+    const t = setup(2, 10, { kinds: (ctx) => [kind = new ReadThenHeld(ctx)] });
+    try {
+      const sink = new RecordingSink();
+      const id = t.hub.subscribe(sink, { kind: 'ledgers' });
+      await settle();
+      let release!: () => void;
+      kind!.held = new Promise((r) => { release = r; });
+      t.write(2); // 11, 12: the read of 11 waits
+      await settle();
+      t.revert(10);
+      t.write(1, 100); // 11 again, another hash
+      kind!.held = undefined;
+      release();
+      await settle();
+      assert.deepEqual(sink.ids(id), ['11']);
+      const hashOf = (n: StreamNotification) => JSON.parse(n.item as string).hash as string;
+      assert.equal(hashOf(sink.notes[0]), Buffer.alloc(32, 111).toString('hex'), 'the re-closed ledger 11, not the dropped one');
+      t.write(1, 100);
+      await settle();
+      assert.deepEqual(sink.ids(id), ['11', '12']);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a subscription still replaying is closed (4002): it cannot know where it stands', async () => {
+    const t = setup(2, 30);
+    try {
+      const live = new RecordingSink();
+      const liveId = t.hub.subscribe(live, { kind: 'ledgers' });
+      await settle();
+      const replaying = new RecordingSink();
+      t.hub.subscribe(replaying, { kind: 'ledgers', startLedger: 3 });
+      t.revert(20); // before its replay ran
+      await settle();
+      t.write(1);
+      await settle();
+      assert.equal(live.closed, undefined);
+      assert.deepEqual(live.ids(liveId), ['21']);
+      assert.equal(replaying.closed?.code, 4002);
+      assert.deepEqual(replaying.ids(), []);
+    } finally {
+      t.close();
+    }
   });
 });

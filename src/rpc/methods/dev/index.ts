@@ -17,6 +17,8 @@ import { setBaseReserve } from './setBaseReserve.ts';
 import { impersonateAccount } from './impersonateAccount.ts';
 import { stopImpersonatingAccount } from './stopImpersonatingAccount.ts';
 import { impersonatedAccounts } from './impersonatedAccounts.ts';
+import { snapshot } from './snapshot.ts';
+import { revert } from './revert.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
@@ -36,4 +38,6 @@ export const devMethods: DevMethod[] = [
   impersonateAccount,
   stopImpersonatingAccount,
   impersonatedAccounts,
+  snapshot,
+  revert,
 ];

@@ -16,12 +16,13 @@ import type { Clock } from '../../../src/standalone/clock.ts';
 export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
 
 /** A fresh database (made by `makeStore`, a plain SqliteStore by default) with an initialized network. */
-export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number; clock?: Clock } = {}) {
+export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number; clock?: Clock; retentionWindow?: number } = {}) {
   const path = join(mkdtempSync(join(tmpdir(), 'lumen-standalone-')), 'n.sqlite');
   const store = opts.makeStore ? opts.makeStore(path) : new SqliteStore(path) as S;
   const feed = new LedgerFeed();
-  const writer = new LedgerWriter(store, feed, defaultConfig.historyRetentionWindow);
-  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
+  const retentionWindow = opts.retentionWindow ?? defaultConfig.historyRetentionWindow;
+  const writer = new LedgerWriter(store, feed, retentionWindow);
+  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig, historyRetentionWindow: retentionWindow }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
   net.init();
   /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
   const seq = (kp: Keypair): string => {

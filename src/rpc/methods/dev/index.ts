@@ -2,8 +2,12 @@
 import type { DevMethod } from './types.ts';
 import { closeLedgers } from './closeLedgers.ts';
 import { setCloseMode } from './setCloseMode.ts';
+import { setNextCloseTime } from './setNextCloseTime.ts';
+import { advanceTime } from './advanceTime.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
   setCloseMode,
+  setNextCloseTime,
+  advanceTime,
 ];

@@ -300,19 +300,20 @@ export class StandaloneNetwork implements TransactionSubmitter {
   get latestCloseTime(): bigint { return this.latestHeader().header.scpValue.closeTime; }
 
   /**
-   * The next ledger closes at `closeTime` (later than the latest ledger's), and the clock moves up to
-   * it if it is behind, so the ledgers after it close later still.
+   * The next ledger closes at `closeTime` (later than the latest ledger's), and the clock moves just
+   * past it if it is behind, so the ledgers after it close later still.
    */
   setNextCloseTime(closeTime: bigint): void {
     const latest = this.latestCloseTime;
     if (closeTime <= latest) throw new RangeError(`the next close time must be later than the latest ledger's, ${latest}`);
     this.pinnedCloseTime = closeTime;
-    this.advanceClockTo(closeTime);
+    this.advanceClockTo(closeTime + 1n);
   }
 
   /** The next ledger's close time as set by setNextCloseTime, if it is still to come. */
   get nextCloseTimeSet(): bigint | undefined { return this.pinnedCloseTime; }
 
+  /** Moves the clock forward to `time` if it is behind (it never goes back). */
   private advanceClockTo(time: bigint): void {
     const now = this.clock.nowSeconds();
     if (time > now) this.clock.advance(time - now);
@@ -320,8 +321,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   /**
    * Closes `count` empty ledgers at once, `closeTimeStep` seconds apart after the latest one
-   * (src/standalone/fastForward.ts); run it inside exclusive(). The clock then runs at least at the
-   * last close time.
+   * (src/standalone/fastForward.ts); run it inside exclusive(). The clock then runs past the last
+   * close time, so the next ledger closes later (not in the same second).
    */
   async fastForward(count: number, closeTimeStep: bigint): Promise<FastForwardResult> {
     const prev = this.latestHeader();
@@ -338,7 +339,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       }, count, closeTimeStep);
       this.pinnedCloseTime = undefined;
       if (soroban) this.refreshSorobanConfig(soroban);
-      this.advanceClockTo(result.closeTime);
+      this.advanceClockTo(result.closeTime + 1n);
       return result;
     } catch (err) {
       // what was written stays (whole groups of ledgers); the in-memory state follows the store again

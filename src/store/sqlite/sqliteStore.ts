@@ -122,6 +122,7 @@ export class SqliteStore implements Store {
     } catch (e) {
       this.db.exec('ROLLBACK');
       this.eventStore.rolledBack();
+      this.history.rolledBack();
       throw e;
     }
     this.eventStore.committed();

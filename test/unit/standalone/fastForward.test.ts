@@ -8,11 +8,13 @@ import { describe, it } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
 import type { Clock } from '../../../src/standalone/clock.ts';
 import type { LedgerUpgradeStep } from '../../../src/ledger/closeLedger.ts';
-import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';
+import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerHeader, type LedgerKey } from '../../../src/xdr/codec.ts';
 import { ConfigSettingId, configSettingKey, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
 import { ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { WINDOW_KEY } from '../../../src/ingest/stateSizeWindow.ts';
-import { nativeAvailable } from '../../../src/host/native.ts';
+import { loadNative, nativeAvailable } from '../../../src/host/native.ts';
+import { EmptyLedgerChain, emptyTxSet } from '../../../src/standalone/emptyLedgers.ts';
+import { headerHash, nextHeader } from '../../../src/ledger/header.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
 import { standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
 
@@ -139,4 +141,49 @@ describe('fast-forward', { skip: !nativeAvailable() && 'the Soroban host addon i
       await fast.net.stop();
     });
   }
+});
+
+describe('the empty-ledger chain', () => {
+  const start = (seq: number): { header: LedgerHeader; hash: Uint8Array } => ({
+    hash: sha256(Buffer.from(`ledger ${seq}`)),
+    header: {
+      ledgerVersion: 28, previousLedgerHash: sha256(Buffer.from('before')),
+      scpValue: { txSetHash: new Uint8Array(32), closeTime: 1_700_000_000n, upgrades: [], ext: { v: 0 } },
+      txSetResultHash: new Uint8Array(32), bucketListHash: sha256(Buffer.from('state')), ledgerSeq: seq,
+      totalCoins: 1_000_000_000_000_000_000n, feePool: 123n, inflationSeq: 0, idPool: 77n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
+      skipList: [1, 2, 3, 4].map((i) => sha256(Buffer.from(`skip ${i}`))), ext: { v: 0 },
+    },
+  });
+
+  it('makes the headers js-xdr encodes, chained by sha256 of their XDR, with core\'s skip list', () => {
+    // from 554,940: crosses a skip-list update of every level (555,050 moves all four)
+    const prev = start(554_940);
+    const chain = new EmptyLedgerChain(prev);
+    let prevEntry = { hash: prev.hash, header: prev.header };
+    for (let i = 1; i <= 120; i++) {
+      chain.next(prev.header.scpValue.closeTime + BigInt(i) * 3n);
+      const entry = xdr.LedgerHeaderHistoryEntry.schema.decode(chain.headerEntryXdr());
+      const expected = nextHeader(prevEntry, {
+        scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(emptyTxSet(prevEntry.hash))), closeTime: prev.header.scpValue.closeTime + BigInt(i) * 3n, upgrades: [], ext: { v: 0 } },
+        txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
+        bucketListHash: sha256(prevEntry.header.bucketListHash, sha256(xdr.GeneralizedTransactionSet.schema.encode(emptyTxSet(prevEntry.hash))), sha256(xdr.TransactionResultSet.schema.encode({ results: [] }))),
+        feePool: prev.header.feePool, idPool: prev.header.idPool,
+      });
+      assert.deepEqual(Buffer.from(xdr.LedgerHeader.schema.encode(entry.header)), Buffer.from(xdr.LedgerHeader.schema.encode(expected)), `ledger ${entry.header.ledgerSeq}`);
+      assert.deepEqual(new Uint8Array(entry.hash), headerHash(expected));
+      prevEntry = { hash: entry.hash, header: entry.header };
+    }
+  });
+
+  it('skip() (the addon\'s loop when built) makes the same chain as next() one by one', { skip: !nativeAvailable() || !loadNative().advanceEmptyLedgers ? 'the addon has no advanceEmptyLedgers' : false }, () => {
+    const prev = start(554_000);
+    const one = new EmptyLedgerChain(prev), bulk = new EmptyLedgerChain(prev);
+    for (let i = 1; i <= 1_500; i++) one.next(prev.header.scpValue.closeTime + BigInt(i) * 4n);
+    bulk.skip(700, 4n);
+    bulk.skip(800, 4n);
+    assert.equal(bulk.latestSeq, one.latestSeq);
+    assert.equal(bulk.latestCloseTime, one.latestCloseTime);
+    assert.deepEqual(bulk.latestHash, one.latestHash);
+    assert.deepEqual(bulk.headerEntryXdr(), one.headerEntryXdr());
+  });
 });

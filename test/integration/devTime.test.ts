@@ -148,7 +148,8 @@ describe('ledgers and time (developer network)', () => {
     let prevClose = 0n;
     for (let from = start - 2; from <= closed.latestLedger; from += 200) {
       const r = await node.rpc('getLedgers', { startLedger: from, pagination: { limit: 200 } });
-      for (const l of r.result.ledgers) {
+      // (the cadence may have closed ledgers after it meanwhile: not part of the fast-forward)
+      for (const l of r.result.ledgers.filter((x: { sequence: number }) => x.sequence <= closed.latestLedger)) {
         const h = header(l);
         assert.equal(l.hash, Buffer.from(h.hash).toString('hex'));
         assert.deepEqual(sha256(xdr.LedgerHeader.schema.encode(h.header)), Buffer.from(h.hash), `ledger ${l.sequence} hashes to its hash`);

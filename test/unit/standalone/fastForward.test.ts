@@ -143,6 +143,19 @@ describe('fast-forward', { skip: !nativeAvailable() && 'the Soroban host addon i
   }
 });
 
+describe('fast-forward while the network publishes itself', () => {
+  it('stores and announces every ledger (a publisher must get each), then trims to the window', async () => {
+    const n = standaloneOnFreshStore({ clock: new FixedClock(), retentionWindow: 100, config: { publishDatastore: '/nowhere' } });
+    const announced: number[] = [];
+    n.feed.listen((ledgers) => announced.push(...ledgers.map((l) => l.ledger.sequence)));
+    const result = await n.net.exclusive(() => n.net.fastForward(500, 1n));
+    assert.equal(result.stored, 500);
+    assert.deepEqual(announced, Array.from({ length: 500 }, (_, i) => 2 + i));
+    assert.deepEqual([n.store.ledgerRange()!.oldest.sequence, n.store.ledgerRange()!.latest.sequence], [402, 501]);
+    await n.net.stop();
+  });
+});
+
 describe('the empty-ledger chain', () => {
   const start = (seq: number): { header: LedgerHeader; hash: Uint8Array } => ({
     hash: sha256(Buffer.from(`ledger ${seq}`)),

@@ -310,9 +310,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.advanceClockTo(closeTime + 1n);
   }
 
-  /** The next ledger's close time as set by setNextCloseTime, if it is still to come. */
-  get nextCloseTimeSet(): bigint | undefined { return this.pinnedCloseTime; }
-
   /** Moves the clock forward to `time` if it is behind (it never goes back). */
   private advanceClockTo(time: bigint): void {
     const now = this.clock.nowSeconds();

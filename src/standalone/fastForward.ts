@@ -96,7 +96,6 @@ export async function fastForward(input: FastForwardInput, count: number, closeT
   };
 
   for (let seq = first; seq <= last; seq++) {
-    const closeTime = prevClose + BigInt(seq - prevSeq) * closeTimeStep;
     if (seq < firstStored) unmade++;
     else if (group.length === 0) {
       chain.skip(unmade, closeTimeStep);
@@ -130,6 +129,7 @@ export async function fastForward(input: FastForwardInput, count: number, closeT
     if (seq < firstStored) {
       if (sampled || writes.length > 0) gap!.push({ ledger: { sequence: seq }, entryWrites: writes, liveSorobanStateSize: size });
     } else {
+      const closeTime = prevClose + BigInt(seq - prevSeq) * closeTimeStep;
       const at = (seq - groupStart) * ENTRY_SIZE;
       const header = entries.subarray(at, at + ENTRY_SIZE);
       const hash = header.subarray(0, 32);

@@ -34,6 +34,7 @@ import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
 import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
 import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench } from './streaming.ts';
 import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } from './snapshot.ts';
+import { DEFAULT_FAST_FORWARD_OPTIONS, QUICK_FAST_FORWARD_OPTIONS, runFastForwardBench } from './fastForward.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -287,6 +288,12 @@ async function ledgersFromDatastoreSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function fastForwardSection(): Promise<void> {
+  const r = await runFastForwardBench(QUICK ? QUICK_FAST_FORWARD_OPTIONS : DEFAULT_FAST_FORWARD_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const date = new Date().toISOString();
@@ -304,6 +311,7 @@ await section('streaming', ['Events subscription, commit to client, 1,000 subscr
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
+await section('fast-forward', ['Fast-forward: 1,000,000 ledgers in one lumen_closeLedgers (standalone, contract state)'], fastForwardSection);
 await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
 await section('snapshot and revert', ['Snapshot and revert, 100,000 entries in the state'], snapshotSection);
 const mainDurationSec = (performance.now() - started) / 1000;

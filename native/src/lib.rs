@@ -19,6 +19,7 @@ static ALLOCATOR: allocator::HostAllocator = allocator::HostAllocator;
 
 mod allocator;
 mod apply;
+mod chain;
 mod config;
 mod ingest;
 mod runner;

@@ -178,6 +178,8 @@ export const defaultConfig: Config = {
   },
   methodMaxDurations: {
     default: 5, getEvents: 10, queryEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
+    // a fast-forward of a million ledgers takes seconds; a longer one goes on after the answer (-32001)
+    lumen_closeLedgers: 25,
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,

@@ -196,6 +196,12 @@ export interface NativeAddon {
   hostInfo(): NativeHostInfo;
   /** Throws for bytes that are not a LedgerCloseMeta or a result without envelope. */
   ledgerToRows(lcm: Uint8Array, networkId: Uint8Array): NativeLedgerRows;
+  /**
+   * A fast-forward's empty ledgers (native/src/chain.rs; src/standalone/emptyLedgers.ts has the
+   * layout of `chain`): the chain state after `count` more, then with `withHeaders` each one's
+   * LedgerHeaderHistoryEntry XDR. Absent from an addon built before it.
+   */
+  advanceEmptyLedgers?(chain: Uint8Array, firstSeq: number, count: number, firstCloseTime: number, closeTimeStep: number, withHeaders?: boolean): Buffer;
   /** Panics on a host thread; resolves to the caught text ("panic during self-test: <message>"). */
   selfTestPanic(message: string): Promise<string>;
 }

@@ -1,7 +1,8 @@
 // The one commit point for ledgers, whichever path they come from: derives the state-size window
 // entry, writes the ledgers in one store transaction, then announces them on the feed.
 import type { IngestBatch, RevertedEntry, Store } from '../store/types.ts';
-import { StateSizeWindow } from './stateSizeWindow.ts';
+import { StateSizeWindow, type WindowLedger } from './stateSizeWindow.ts';
+import { toBase64 } from '../xdr/codec.ts';
 import type { LedgerFeed } from './ledgerFeed.ts';
 
 export interface WriteOptions {
@@ -18,7 +19,7 @@ export interface WriteOptions {
 export class LedgerWriter {
   readonly store: Store;
   readonly feed: LedgerFeed;
-  private readonly retentionWindow: number;
+  readonly retentionWindow: number;
 
   constructor(store: Store, feed: LedgerFeed, retentionWindow: number) {
     this.store = store;
@@ -51,4 +52,28 @@ export class LedgerWriter {
     this.feed.reverted(ledger);
     return entries;
   }
+
+  /**
+   * Ledgers after a gap (a fast-forward, src/standalone/fastForward.ts): the ledgers between the
+   * stored tip and batches[0] closed but are not kept, as the retention window would trim them at
+   * once. `gap` lists those of them that wrote entries (evictions) or sampled the state-size window,
+   * in order; the window is derived over them and the batches as write() does, their writes apply
+   * and the batches are stored, in one store transaction (Store.ingestAfterGap: every ledger stored
+   * before the gap goes). The feed announces the batches.
+   */
+  writeAfterGap(gap: readonly GapLedger[], batches: readonly IngestBatch[]): void {
+    if (batches.length === 0) throw new Error('a gap must be followed by a stored ledger');
+    const window = new StateSizeWindow((key) => this.store.entry(key)?.entry);
+    const writes = new Map<string, IngestBatch['entryWrites'][number]>();
+    for (const ledger of gap) {
+      window.apply(ledger);
+      for (const w of ledger.entryWrites) writes.set(toBase64(w.key), w);
+    }
+    for (const batch of batches) window.apply(batch);
+    this.store.ingestAfterGap([...writes.values()], batches, this.retentionWindow);
+    this.feed.committed(batches);
+  }
 }
+
+/** A closed ledger that is not stored: only its entry writes and its state-size average. */
+export type GapLedger = WindowLedger;

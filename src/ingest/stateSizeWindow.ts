@@ -52,6 +52,9 @@ export function nextWindow(window: readonly bigint[], average: bigint, samplePer
   return next;
 }
 
+/** What the derivation reads of a ledger (a whole batch, or a fast-forwarded ledger that is not stored). */
+export type WindowLedger = Pick<IngestBatch, 'entryWrites' | 'liveSorobanStateSize'> & { ledger: { sequence: number } };
+
 /** Reads stored entries (LedgerEntry XDR by LedgerKey XDR). */
 export type StoredEntryReader = (key: Uint8Array) => Uint8Array | undefined;
 
@@ -68,7 +71,7 @@ export class StateSizeWindow {
 
   constructor(read: StoredEntryReader) { this.read = read; }
 
-  apply(batch: IngestBatch): void {
+  apply(batch: WindowLedger): void {
     const average = batch.liveSorobanStateSize;
     if (average === undefined) return;
     // an upgrade in this ledger may have written either entry already

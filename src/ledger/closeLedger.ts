@@ -216,10 +216,15 @@ export function maxSeqNumsToApply(frames: readonly TransactionFrame[]): (account
  * Nothing is written here: ingestion applies the list, for this network as for any other.
  */
 function evictions(root: LedgerTxn, candidates: readonly EvictionCandidate[]): xdr.LedgerKeyWire[] {
+  return evictedKeyList(candidates, (ttlKey) => root.modified(ttlKey));
+}
+
+/** evictions() over any ledger: `written(ttlKey)` says whether the ledger wrote that TTL (an empty ledger wrote none). */
+export function evictedKeyList(candidates: readonly EvictionCandidate[], written: (ttlKey: xdr.LedgerKeyWire) => boolean = () => false): xdr.LedgerKeyWire[] {
   const deleted: xdr.LedgerKeyWire[] = [];
   const archived: xdr.LedgerKeyWire[] = [];
   for (const { key, ttlKey } of candidates) {
-    if (root.modified(ttlKey)) continue;
+    if (written(ttlKey)) continue;
     if (isPersistentKey(key)) {
       deleted.push(ttlKey);
       archived.push(key);

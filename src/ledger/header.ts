@@ -31,7 +31,7 @@ export function nextHeader(prev: { header: LedgerHeader; hash: Uint8Array }, par
 }
 
 /** stellar-core's skip list: bucket-list hashes of ledgers 50, 5000, 50000 and 500000 back. */
-function updateSkipList(h: LedgerHeader): void {
+export function updateSkipList(h: Pick<LedgerHeader, 'ledgerSeq' | 'skipList' | 'bucketListHash'>): void {
   const seq = h.ledgerSeq;
   if (seq % SKIP_1 !== 0) return;
   const v = seq - SKIP_1;

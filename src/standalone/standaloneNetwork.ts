@@ -28,9 +28,10 @@ import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
-import { systemClock, type Clock } from './clock.ts';
 import { genesisTestAccounts, noteGenesisSettings, recordGenesisSettings } from './devGenesis.ts';
 import { Impersonation } from './impersonation.ts';
+import { OffsetClock, type Clock } from './clock.ts';
+import { fastForward, type FastForwardResult } from './fastForward.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -63,8 +64,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private sorobanState: SorobanStateIndex | undefined;
   /** Every offer, by pair and in crossing order: what offers and path payments cross. */
   private readonly orderBook = new OrderBook();
-  /** Where close times come from. */
-  readonly clock: Clock;
+  /** Where close times come from: an offset clock over the given one, so developers can move time forward. */
+  readonly clock: OffsetClock;
+  /** The next ledger's close time, when a developer set it (lumen_setNextCloseTime). */
+  private pinnedCloseTime: bigint | undefined;
   /** When ledgers close: on the cadence, also as soon as something is queued, or only when asked. */
   private mode: CloseMode;
   /** Upgrades (developer edits, settings) the next close applies after its transactions. */
@@ -79,11 +82,11 @@ export class StandaloneNetwork implements TransactionSubmitter {
     writer: LedgerWriter; config: Config; logger: Logger; observeIngestion?: IngestObserver;
     /** How long a close works before letting requests in (default SLICE_MS; 0 = after every step). */
     closeSliceMs?: number;
-    /** The network's "now" for close times (default: the system clock). */
+    /** The network's "now" for close times (default: the system clock), moved forward by an OffsetClock over it. */
     clock?: Clock;
   }) {
     this.closeSliceMs = opts.closeSliceMs;
-    this.clock = opts.clock ?? systemClock;
+    this.clock = opts.clock instanceof OffsetClock ? opts.clock : new OffsetClock(opts.clock);
     this.writer = opts.writer;
     this.store = opts.writer.store;
     this.writer.feed.listen((ledgers) => this.notifyLedger(ledgers[ledgers.length - 1].ledger.sequence));
@@ -204,6 +207,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   /** The clock's time, but never before the previous close (several ledgers may share a second in instant mode). */
   private nextCloseTime(prev: bigint): bigint {
+    if (this.pinnedCloseTime !== undefined && this.pinnedCloseTime > prev) return this.pinnedCloseTime;
     const now = this.clock.nowSeconds();
     return now > prev ? now : prev;
   }
@@ -299,6 +303,55 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
   }
 
+  /** The latest ledger's close time (seconds). */
+  get latestCloseTime(): bigint { return this.latestHeader().header.scpValue.closeTime; }
+
+  /**
+   * The next ledger closes at `closeTime` (later than the latest ledger's), and the clock moves just
+   * past it if it is behind, so the ledgers after it close later still.
+   */
+  setNextCloseTime(closeTime: bigint): void {
+    const latest = this.latestCloseTime;
+    if (closeTime <= latest) throw new RangeError(`the next close time must be later than the latest ledger's, ${latest}`);
+    this.pinnedCloseTime = closeTime;
+    this.advanceClockTo(closeTime + 1n);
+  }
+
+  /** Moves the clock forward to `time` if it is behind (it never goes back). */
+  private advanceClockTo(time: bigint): void {
+    const now = this.clock.nowSeconds();
+    if (time > now) this.clock.advance(time - now);
+  }
+
+  /**
+   * Closes `count` empty ledgers at once, `closeTimeStep` seconds apart after the latest one
+   * (src/standalone/fastForward.ts); run it inside exclusive(). The clock then runs past the last
+   * close time, so the next ledger closes later (not in the same second).
+   */
+  async fastForward(count: number, closeTimeStep: bigint): Promise<FastForwardResult> {
+    const prev = this.latestHeader();
+    const soroban = this.soroban;
+    try {
+      const result = await fastForward({
+        writer: this.writer, prev: { header: prev.header, hash: prev.hash },
+        soroban: soroban && this.sorobanState ? {
+          state: this.sorobanState, maxEntriesToArchive: soroban.config.maxEntriesToArchive,
+          samplePeriod: soroban.config.stateSizeWindowSamplePeriod, window: soroban.config.stateSizeWindow,
+        } : undefined,
+        keepEveryLedger: Boolean(this.config.publishDatastore || this.config.publishHistoryArchive),
+        stopped: () => this.stopped,
+      }, count, closeTimeStep);
+      this.pinnedCloseTime = undefined;
+      if (soroban) this.refreshSorobanConfig(soroban);
+      this.advanceClockTo(result.closeTime + 1n);
+      return result;
+    } catch (err) {
+      // what was written stays (whole groups of ledgers); the in-memory state follows the store again
+      this.reloadState();
+      throw err;
+    }
+  }
+
   /** A developer operation changed what the engine holds in memory about the state: read it again. */
   reloadState(): void {
     this.decodedHeader = undefined;
@@ -374,6 +427,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (!await work.checkpoint()) return prev.header.ledgerSeq;
     const storeStarted = performance.now();
     this.writer.write([batch]);
+    this.pinnedCloseTime = undefined;
     sorobanState?.apply(batch.entryWrites);
     this.orderBook.apply(batch.entryWrites);
     // the state-size window moves every sample period; an upgrade may change any setting

@@ -172,6 +172,16 @@ export interface StoreWriter {
   ingest(batch: IngestBatch, retentionWindow: number): void;
   /** Consecutive ledgers, all or nothing, in one write (a backfill's groups). */
   ingestMany(batches: readonly IngestBatch[], retentionWindow: number): void;
+  /**
+   * Consecutive ledgers that do not follow the stored tip: the ledgers in between closed but are
+   * not stored (a fast-forward past the retention window), `gapWrites` being their entry writes'
+   * final values. In one transaction: those writes apply (no entry history: no ledger before the
+   * batches can be read back), the batches are written as ingestMany writes them, and every ledger
+   * stored before the batches goes (with its transactions, fee samples, events and entry history),
+   * as the trim after the gap's ledgers would have removed it. Throws, changing nothing, when the
+   * batches do not leave a gap after the tip or are not consecutive.
+   */
+  ingestAfterGap(gapWrites: IngestBatch['entryWrites'], batches: readonly IngestBatch[], retentionWindow: number): void;
   setMetadata(key: string, value: string): void;
   /**
    * Replaces the whole ledger state with what `fill` streams in (a history-archive checkpoint), and

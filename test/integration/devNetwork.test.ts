@@ -54,7 +54,7 @@ describe('developer network: close modes and closeLedgers', () => {
   });
 
   it('refuses bad params with -32602 and keeps closing', async () => {
-    for (const params of [{ count: 0 }, { count: 'many' }, { count: 1001 }]) {
+    for (const params of [{ count: 0 }, { count: 'many' }, { count: 10_000_001 }]) {
       const r = await node.rpc('lumen_closeLedgers', params);
       assert.equal(r.error?.code, -32602, JSON.stringify(params));
     }

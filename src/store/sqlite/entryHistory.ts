@@ -41,6 +41,8 @@ export class EntryHistory {
    * a later start with it on begins a history without gaps at its next ledger.
    */
   readonly enabled: boolean;
+  /** from() is known to be set (read back in a committed state or inside the transaction writing it). */
+  private begun = false;
 
   constructor(db: DatabaseSync, enabled = true) {
     this.enabled = enabled;
@@ -93,12 +95,15 @@ export class EntryHistory {
    */
   beforeWrites(batch: IngestBatch): void {
     if (!this.enabled) return;
+    // nothing to keep (an empty ledger) once the history has begun: no metadata read per ledger
+    if (batch.entryWrites.length === 0 && this.begun) return;
     const seq = batch.ledger.sequence;
     const from = this.from();
     if (from === undefined) {
       this.st.setFrom.run(String(seq));
       return;
     }
+    this.begun = true;
     if (seq <= from) return; // a follower's ledgers up to its checkpoint: their changes are in its state
     const writes = batch.entryWrites;
     if (writes.length >= HISTORY_LEDGER_SPAN) throw new Error(`ledger ${seq} writes ${writes.length} entries, more than the history can index`);
@@ -109,6 +114,9 @@ export class EntryHistory {
       if (this.st.keep.run(seq - 1, position, hash, key).changes === 0 && entry) this.st.absent.run(seq - 1, position, hash, key);
     });
   }
+
+  /** The write transaction rolled back: whether the history has begun is read again. */
+  rolledBack(): void { this.begun = false; }
 
   /** Forgets what no ledger from `oldest` on needs. */
   trim(oldest: number): void { this.st.trim.run(oldest); }

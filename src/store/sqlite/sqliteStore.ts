@@ -122,6 +122,7 @@ export class SqliteStore implements Store {
     } catch (e) {
       this.db.exec('ROLLBACK');
       this.eventStore.rolledBack();
+      this.history.rolledBack();
       throw e;
     }
     this.eventStore.committed();
@@ -151,17 +152,45 @@ export class SqliteStore implements Store {
     }
     this.writeTransaction(() => {
       for (const batch of batches) this.writeLedger(batch);
-      const cutoff = batches[batches.length - 1].ledger.sequence + 1 - retentionWindow;
-      if (cutoff > 1) {
-        const cutoffId = transactionId(cutoff, 0);
-        this.st.trimLedgers.run(cutoff);
-        this.st.trimTxs.run(cutoffId);
-        this.st.trimTxHashes.run(cutoffId);
-        this.st.trimFees.run(cutoff);
-        this.eventStore.trim(cutoff);
-        this.history.trim(cutoff);
-      }
+      this.trimBelow(batches[batches.length - 1].ledger.sequence + 1 - retentionWindow);
     });
+    this.ingested(batches);
+  }
+
+  ingestAfterGap(gapWrites: IngestBatch['entryWrites'], batches: readonly IngestBatch[], retentionWindow: number): void {
+    if (batches.length === 0) throw new Error('no ledger after the gap');
+    const first = batches[0].ledger.sequence;
+    if (this.latest && first <= this.latest.sequence + 1) {
+      throw new Error(`ledger ${first} leaves no gap after the stored ledger ${this.latest.sequence}`);
+    }
+    batches.forEach(({ ledger }, i) => {
+      if (ledger.sequence !== first + i) throw new Error(`ledger ${ledger.sequence} does not follow ledger ${first + i - 1}`);
+    });
+    this.writeTransaction(() => {
+      for (const w of gapWrites) {
+        if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
+        else this.st.deleteEntry.run(w.key);
+      }
+      for (const batch of batches) this.writeLedger(batch);
+      this.trimBelow(Math.max(first, batches[batches.length - 1].ledger.sequence + 1 - retentionWindow));
+    });
+    this.ingested(batches);
+  }
+
+  /** Removes every ledger below `cutoff` with what belongs to it (the retention window's trim). */
+  private trimBelow(cutoff: number): void {
+    if (cutoff <= 1) return;
+    const cutoffId = transactionId(cutoff, 0);
+    this.st.trimLedgers.run(cutoff);
+    this.st.trimTxs.run(cutoffId);
+    this.st.trimTxHashes.run(cutoffId);
+    this.st.trimFees.run(cutoff);
+    this.eventStore.trim(cutoff);
+    this.history.trim(cutoff);
+  }
+
+  /** The cached range after `batches` were committed. */
+  private ingested(batches: readonly IngestBatch[]): void {
     const ledger = batches[batches.length - 1].ledger;
     this.latest = ledger;
     const oldest = this.st.oldest.get() as Row;

@@ -13,9 +13,15 @@ export async function funded(s: rpc.Server): Promise<Keypair> {
   return kp;
 }
 
+/**
+ * Seconds `builder`'s transactions stay valid, from this machine's clock; 0: no upper time bound (a
+ * test that moves the network's clock ahead, see devTime.test.ts).
+ */
+export const builderTimeout = { seconds: 60 };
+
 export async function builder(s: rpc.Server, source: Keypair, fee = '100'): Promise<TransactionBuilder> {
   const account = await s.getAccount(source.publicKey());
-  return new TransactionBuilder(account, { fee, networkPassphrase: PASSPHRASE }).setTimeout(60);
+  return new TransactionBuilder(account, { fee, networkPassphrase: PASSPHRASE }).setTimeout(builderTimeout.seconds);
 }
 
 /** Sends and polls until the transaction leaves NOT_FOUND. */

@@ -9,19 +9,20 @@ import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from '../../../src/standalone/standaloneNetwork.ts';
 import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
 import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
-import { defaultConfig } from '../../../src/config/config.ts';
+import { defaultConfig, type Config } from '../../../src/config/config.ts';
 import type { SubmitResult } from '../../../src/rpc/methods/types.ts';
 import type { Clock } from '../../../src/standalone/clock.ts';
 
 export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
 
 /** A fresh database (made by `makeStore`, a plain SqliteStore by default) with an initialized network. */
-export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number; clock?: Clock } = {}) {
+export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?: (path: string) => S; closeSliceMs?: number; clock?: Clock; retentionWindow?: number; config?: Partial<Config> } = {}) {
   const path = join(mkdtempSync(join(tmpdir(), 'lumen-standalone-')), 'n.sqlite');
   const store = opts.makeStore ? opts.makeStore(path) : new SqliteStore(path) as S;
   const feed = new LedgerFeed();
-  const writer = new LedgerWriter(store, feed, defaultConfig.historyRetentionWindow);
-  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
+  const retentionWindow = opts.retentionWindow ?? defaultConfig.historyRetentionWindow;
+  const writer = new LedgerWriter(store, feed, retentionWindow);
+  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig, ...opts.config, historyRetentionWindow: retentionWindow }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
   net.init();
   /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
   const seq = (kp: Keypair): string => {

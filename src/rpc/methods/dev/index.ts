@@ -19,6 +19,8 @@ import { stopImpersonatingAccount } from './stopImpersonatingAccount.ts';
 import { impersonatedAccounts } from './impersonatedAccounts.ts';
 import { snapshot } from './snapshot.ts';
 import { revert } from './revert.ts';
+import { setNextCloseTime } from './setNextCloseTime.ts';
+import { advanceTime } from './advanceTime.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
@@ -40,4 +42,6 @@ export const devMethods: DevMethod[] = [
   impersonatedAccounts,
   snapshot,
   revert,
+  setNextCloseTime,
+  advanceTime,
 ];

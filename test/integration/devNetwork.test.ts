@@ -30,7 +30,7 @@ describe('developer network: close modes and closeLedgers', () => {
     await sleep(400); // eight cadence ticks
     assert.equal(await latest(node), start);
     const r = await node.rpc('lumen_closeLedgers', { count: 3 });
-    assert.deepEqual(r.result, { latestLedger: start + 3 });
+    assert.equal(r.result.latestLedger, start + 3);
     assert.equal(await latest(node), start + 3);
   });
 
@@ -48,7 +48,7 @@ describe('developer network: close modes and closeLedgers', () => {
 
   it('serves the same methods on the command line', async () => {
     const start = await latest(node);
-    assert.deepEqual(await cli(node, 'close-ledgers', '2'), { latestLedger: start + 2 });
+    assert.equal((await cli(node, 'close-ledgers', '2') as { latestLedger: number }).latestLedger, start + 2);
     assert.deepEqual(await cli(node, 'set-close-mode', 'manual'), { mode: 'manual', previous: 'manual' });
     await assert.rejects(cli(node, 'set-close-mode', 'sometimes'), /-32602 invalid parameters/);
   });

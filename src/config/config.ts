@@ -33,6 +33,8 @@ export interface Config {
   /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
   minPersistentTtl: number;
   minTemporaryTtl: number;
+  /** A JSON ledger snapshot the new standalone network starts from (src/standalone/ledgerSnapshot.ts); "" = none. */
+  loadState: string;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -145,6 +147,7 @@ export const defaultConfig: Config = {
   friendbotRateLimitWindow: 60,
   minPersistentTtl: 0,
   minTemporaryTtl: 0,
+  loadState: '',
   network: '',
   datastore: '',
   datastorePollInterval: 1000,

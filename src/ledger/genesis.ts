@@ -36,7 +36,14 @@ export function genesisConfigSettings(archival: ArchivalOverrides = {}): LedgerE
 /** Shorter minimum TTLs for a development network, where waiting 120,960 ledgers to see archival is not practical. */
 export interface ArchivalOverrides { minPersistentTtl?: number; minTemporaryTtl?: number }
 
-export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number; archival?: ArchivalOverrides }): Genesis {
+/** A genesis that continues a snapshot (--load-state, src/standalone/ledgerSnapshot.ts). */
+export interface GenesisBase {
+  ledgerSeq: number; ledgerVersion: number; baseReserve: number;
+  /** The state, given the one a new network starts with (what it lacks comes from these). */
+  entries(defaults: LedgerEntry[]): LedgerEntry[];
+}
+
+export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; maxTxSetSize: number; archival?: ArchivalOverrides; from?: GenesisBase }): Genesis {
   const rootKey = rootSigner(networkId).publicKey;
   const rootEntry: LedgerEntry = {
     lastModifiedLedgerSeq: 1,
@@ -56,18 +63,18 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
     v1TxSet: { previousLedgerHash: zero, phases: [{ v: 0, v0Components: [] }, { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } }] },
   };
   const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: PROTOCOL_VERSION,
+    ledgerVersion: opts.from?.ledgerVersion ?? PROTOCOL_VERSION,
     previousLedgerHash: zero,
     scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)), closeTime: opts.closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
     bucketListHash: sha256(encodeLedgerKey(accountKey({ type: 0, ed25519: rootKey })), encodeLedgerEntry(rootEntry)),
-    ledgerSeq: 1,
+    ledgerSeq: opts.from?.ledgerSeq ?? 1,
     totalCoins: TOTAL_COINS,
     feePool: 0n,
     inflationSeq: 0,
     idPool: 0n,
     baseFee: BASE_FEE,
-    baseReserve: BASE_RESERVE,
+    baseReserve: opts.from?.baseReserve ?? BASE_RESERVE,
     maxTxSetSize: opts.maxTxSetSize,
     skipList: [zero, zero, zero, zero],
     ext: { v: 0 },
@@ -79,5 +86,6 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  return { meta, entries: [rootEntry, ...(nativeAvailable() ? genesisConfigSettings(opts.archival) : [])] };
+  const entries = [rootEntry, ...(nativeAvailable() ? genesisConfigSettings(opts.archival) : [])];
+  return { meta, entries: opts.from ? opts.from.entries(entries) : entries };
 }

@@ -2,8 +2,10 @@
 import type { DevMethod } from './types.ts';
 import { closeLedgers } from './closeLedgers.ts';
 import { setCloseMode } from './setCloseMode.ts';
+import { dumpState } from './dumpState.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
   setCloseMode,
+  dumpState,
 ];

@@ -6,7 +6,7 @@
 //!   LUMEN_STORAGE_ID     the storage contract, holding persistent "kept" = LUMEN_KEPT_VALUE
 //!   LUMEN_SNAPSHOT_OUT   where to write the Env's snapshot after an increment (run.ts loads it back)
 use soroban_ledger_snapshot::LedgerSnapshot;
-use soroban_sdk::{symbol_short, vec, Address, Env, IntoVal, Symbol};
+use soroban_sdk::{symbol_short, testutils::EnvTestConfig, vec, Address, Env, IntoVal, Symbol};
 
 fn var(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run this test through test/rust/ledger-snapshot/run.ts"))
@@ -28,7 +28,9 @@ fn the_dump_is_in_the_crates_own_form() {
 
 #[test]
 fn contracts_read_and_run_from_the_dump() {
-    let env = Env::from_ledger_snapshot_file(var("LUMEN_SNAPSHOT"));
+    let mut env = Env::from_ledger_snapshot_file(var("LUMEN_SNAPSHOT"));
+    // no test_snapshots/ file in the source folder
+    env.set_config(EnvTestConfig { capture_snapshot_at_drop: false });
     let counter = Address::from_str(&env, &var("LUMEN_COUNTER_ID"));
     let storage = Address::from_str(&env, &var("LUMEN_STORAGE_ID"));
     let count: u32 = var("LUMEN_COUNTER_VALUE").parse().unwrap();

@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, rpc, xdr } from '@stellar/stellar-sdk';
+import { Asset, Keypair, Networks, Operation, contract, hash, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { clientFor, fundedAccount, server, startContractNode, uploadAndDeploy } from './support/contracts.ts';
-import { issueAssets } from './support/classic.ts';
-import { encodeLedgerKey, toBase64 } from '../../src/xdr/codec.ts';
+import { applied, issueAssets, trustLineView } from './support/classic.ts';
+import { encodeLedgerKey, toBase64, toHex } from '../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../src/xdr/ledgerKeys.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -62,6 +62,7 @@ describe('lumen_dumpState and --load-state', () => {
   let s: rpc.Server;
   let deployer: Keypair;
   let holder: Keypair;
+  let usd: Asset;
   let counterId: string;
   let storageId: string;
   let dumped: { path: string; entries: number; ledger: number };
@@ -71,7 +72,7 @@ describe('lumen_dumpState and --load-state', () => {
     s = server(a.url);
     deployer = await fundedAccount(a.url);
     holder = await fundedAccount(a.url);
-    await issueAssets(s, ['USD'], [holder], [{ to: holder, code: 'USD', amount: '12.5' }]);
+    usd = (await issueAssets(s, ['USD'], [holder], [{ to: holder, code: 'USD', amount: '12.5' }])).assets.USD;
     counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
     storageId = (await uploadAndDeploy(s, deployer, 'storage')).contractId;
     const counter = await clientFor(a.url, counterId, deployer);
@@ -136,18 +137,49 @@ describe('lumen_dumpState and --load-state', () => {
     assert.ok((await b.rpc('getLedgers', { startLedger: dumped.ledger, pagination: { limit: 1 } })).result.ledgers[0].ledgerCloseTime >= String(snap.timestamp));
   });
 
-  it('the loaded network runs transactions: the contracts are invoked, a trustline pays, the faucet funds', async () => {
+  it('the loaded network runs transactions: the contracts are invoked, their data read, a trustline pays, the faucet funds', async () => {
     assert.ok(b);
     const counter = await clientFor(b.url, counterId, deployer);
     assert.equal((await (await counter.increment({ by: 10 })).signAndSend()).result, 15);
     const storage = await clientFor(b.url, storageId, deployer);
     assert.equal((await storage.get_persistent({ key: 'kept' })).result, 7n);
     assert.equal((await storage.get_temporary({ key: 'brief' })).result, 9n);
+    await applied(server(b.url), holder, [Operation.payment({ destination: usd.getIssuer()!, asset: usd, amount: '2.5' })]);
+    assert.equal((await trustLineView(server(b.url), holder.publicKey(), usd))?.balance, 100_000_000n);
     const newcomer = await fundedAccount(b.url);
     assert.ok(newcomer.publicKey());
     assert.ok((await b.rpc('getLatestLedger')).result.sequence > dumped.ledger);
     // the source network is unchanged by all this
     assert.equal((await (await clientFor(a.url, counterId, deployer)).get()).result, 5);
+  });
+
+  it('a snapshot cut elsewhere loads with its own passphrase: only some entries, no config settings, another network id', async () => {
+    // what `stellar snapshot create --address <contract>` gives for a testnet contract: its instance,
+    // code and data plus an account, at testnet's sequence, without the network's configuration
+    const snap = JSON.parse(readFileSync(dumpPath, 'utf8')) as Snapshot;
+    const kept = snap.ledger_entries.filter(({ entry }) => {
+      const data = (entry as { data: Record<string, any> }).data;
+      return data.contract_code || data.contract_data?.contract === counterId || data.account?.account_id === deployer.publicKey();
+    });
+    assert.equal(kept.length, 4);
+    const elsewhere = join(dir, 'testnet.json');
+    writeFileSync(elsewhere, JSON.stringify({ ...snap, network_id: toHex(hash(Buffer.from(Networks.TESTNET))), sequence_number: 1_234_567, ledger_entries: kept }, null, 2));
+    const t = await startContractNode(['--load-state', elsewhere, '--network-passphrase', Networks.TESTNET, ...QUIET]);
+    try {
+      assert.equal((await t.rpc('getNetwork')).result.passphrase, Networks.TESTNET);
+      assert.equal((await t.rpc('getLatestLedger')).result.sequence, 1_234_567);
+      const counter = await contract.Client.from({
+        contractId: counterId, rpcUrl: t.url, allowHttp: true, networkPassphrase: Networks.TESTNET, publicKey: deployer.publicKey(),
+        ...contract.basicNodeSigner(deployer, Networks.TESTNET),
+      }) as contract.Client & Record<string, any>;
+      assert.equal((await counter.get()).result, 5);
+      assert.equal((await (await counter.increment({ by: 1 })).signAndSend()).result, 6);
+      // the faucet pays from this passphrase's root account, which the snapshot lacked
+      const res = await fetch(`${t.url}/friendbot?addr=${Keypair.random().publicKey()}`);
+      assert.equal(res.status, 200, await res.text());
+    } finally {
+      await t.stop();
+    }
   });
 
   it('refuses bad params clearly and keeps serving', async () => {

@@ -21,7 +21,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { StoreReader as Store } from '../store/types.ts';
 import { isFollower, type Config } from '../config/config.ts';
 import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, sha256, toHex, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
-import { ConfigSettingId, EntryType, isSorobanKey, ledgerKeyOf, ledgerKeyType, keyId, ttlKeyFor } from '../xdr/ledgerKeys.ts';
+import { ConfigSettingId, EntryType, isPersistentKey, isSorobanKey, ledgerKeyOf, ledgerKeyType, keyId, ttlKeyFor } from '../xdr/ledgerKeys.ts';
 
 /** The snapshot's ledger values (every member but ledger_entries). */
 export interface SnapshotLedger {
@@ -163,8 +163,12 @@ export function readSnapshotFile(path: string): LoadedSnapshot {
   }
 }
 
-/** Integers beyond 2^53 stay exact: kept as their decimal text (64-bit fields accept text). */
+/**
+ * Integers beyond 2^53 stay exact: kept as their decimal text (64-bit fields accept text). The
+ * reviver slows parsing several times over, so it only runs when the text has such a long number.
+ */
 function parseJson(text: string): unknown {
+  if (!/[[:,]\s*-?\d{16}/.test(text)) return JSON.parse(text);
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
     typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)
       ? context.source : value);
@@ -237,9 +241,22 @@ function snapshotEntry(item: unknown): SnapshotEntry {
 
 interface XdrJsonType { schema: unknown; fromJson(json: never): { toXdrObject(): unknown } }
 
-/** The SDK's fromJson, after bringing the older JSON forms the Rust crate still reads to the current one. */
+/**
+ * The SDK's fromJson; what it refuses is tried again after bringing the older JSON forms the Rust
+ * crate still reads to the current one (the current form, what the node and the crate write, takes
+ * the fast path).
+ */
 function fromJson<W>(type: XdrJsonType, json: unknown): W {
-  return type.fromJson(normalize(json, type.schema as Schema) as never).toXdrObject() as W;
+  try {
+    return type.fromJson(json as never).toXdrObject() as W;
+  } catch (e) {
+    const normalized = normalize(json, type.schema as Schema);
+    try {
+      return type.fromJson(normalized as never).toXdrObject() as W;
+    } catch {
+      throw e;
+    }
+  }
 }
 
 // The SDK's XDR schemas as far as the normalization needs them.
@@ -420,25 +437,21 @@ export function genesisFromSnapshot(snapshot: LoadedSnapshot, opts: {
           byKey.set(archivalId, copy);
         }
       }
-      const out = [...byKey.values()];
       for (const [id, live] of liveUntil) {
         const entry = byKey.get(id)!;
         const key = ledgerKeyOf(entry.data);
-        // an explicit TTL entry in the snapshot is replaced by live_until when that is given
         const ttlKey = ttlKeyFor(key);
         const ttlId = keyId(ttlKey);
+        // a TTL entry listed in the snapshot stands when live_until is null; live_until replaces it
         if (live === null && byKey.has(ttlId)) continue;
-        const persistent = key.type === 7 || (key.type === 6 && key.contractData.durability === 1);
-        const liveUntilLedgerSeq = live ?? seq + Math.max(1, persistent ? minPersistent : minTemporary) - 1;
-        const ttl: LedgerEntry = {
+        const liveUntilLedgerSeq = live ?? seq + Math.max(1, isPersistentKey(key) ? minPersistent : minTemporary) - 1;
+        // (a Map keeps a replaced key's place: a listed TTL is replaced where it stood)
+        byKey.set(ttlId, {
           lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
           data: { type: 9, ttl: { keyHash: ttlKey.ttl.keyHash, liveUntilLedgerSeq } }, ext: { v: 0 },
-        };
-        if (byKey.has(ttlId)) out[out.indexOf(byKey.get(ttlId)!)] = ttl;
-        else out.push(ttl);
-        byKey.set(ttlId, ttl);
+        });
       }
-      return out;
+      return [...byKey.values()];
     },
   };
 }

@@ -103,6 +103,21 @@ describe('a genesis from a snapshot', () => {
     assert.equal(entries[6].lastModifiedLedgerSeq, 6);
   });
 
+  it('a TTL entry listed in the snapshot stands without live_until, and is replaced by one', () => {
+    const withoutLive = contractData({ u32: 1 });
+    const withLive = contractData({ u32: 2 }, 'temporary');
+    const ttlOf = (e: unknown, liveUntil: number) => ({
+      last_modified_ledger_seq: 3, ext: 'v0',
+      data: { ttl: { key_hash: toHex(sha256(encodeLedgerKey(ledgerKeyOf(xdr.LedgerEntry.schema.decode(xdr.LedgerEntry.fromJson(e as never).toXdr()).data)))), live_until_ledger_seq: liveUntil } },
+    });
+    const snap = parseSnapshot(snapshotText([
+      { entry: ttlOf(withoutLive, 777), live_until: null }, { entry: withoutLive, live_until: null },
+      { entry: ttlOf(withLive, 888), live_until: null }, { entry: withLive, live_until: 999 },
+    ]));
+    const entries = genesisFromSnapshot(snap, { networkId: NETWORK_ID, passphrase: PASSPHRASE, protocolVersion: 28 }).entries([]);
+    assert.deepEqual(entries.map((e) => e.data.type === 9 ? e.data.ttl.liveUntilLedgerSeq : e.data.type), [777, 6, 999, 6]);
+  });
+
   it('refuses another network\'s snapshot and a newer protocol', () => {
     const snap = parseSnapshot(snapshotText([]));
     assert.throws(() => genesisFromSnapshot(snap, { networkId: networkIdOf('Other ; 1'), passphrase: 'Other ; 1', protocolVersion: 28 }),

@@ -174,6 +174,7 @@ export const defaultConfig: Config = {
   },
   methodMaxDurations: {
     default: 5, getEvents: 10, queryEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
+    lumen_dumpState: 25, // the whole state: up to the request's limit
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,

@@ -91,12 +91,16 @@ function headerText(ledger: SnapshotLedger): string {
   return `{\n${Object.entries(ledger).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},\n`).join('')}  "ledger_entries": [`;
 }
 
+/** Between two entries: lets other work run (a call's checkpoint); throws to give up. */
+export type Checkpoint = () => Promise<void>;
+const noPause: Checkpoint = () => Promise.resolve();
+
 /**
  * Writes the store's whole state to `path` (made absolute against the working folder; missing
  * folders are created, an existing file replaced): through a temporary file renamed at the end, so
  * the file is either the old one or complete. One entry per line.
  */
-export function writeSnapshotFile(store: Store, networkId: Uint8Array, path: string): { path: string; entries: number; ledger: number } {
+export async function writeSnapshotFile(store: Store, networkId: Uint8Array, path: string, checkpoint: Checkpoint = noPause): Promise<{ path: string; entries: number; ledger: number }> {
   const target = resolve(path);
   let isDir = false;
   try { isDir = statSync(target).isDirectory(); } catch { /* absent: fine */ }
@@ -115,6 +119,7 @@ export function writeSnapshotFile(store: Store, networkId: Uint8Array, path: str
       pending += text.length;
       count++;
       if (pending > 1 << 20) flush();
+      await checkpoint();
     }
     chunks.push('\n  ]\n}\n');
     flush();
@@ -129,10 +134,10 @@ export function writeSnapshotFile(store: Store, networkId: Uint8Array, path: str
 }
 
 /**
- * The snapshot as one JSON value, or undefined as soon as its text would exceed `maxBytes` (the
+ * The snapshot as one JSON value, or `over` as soon as its text would exceed `maxBytes` (the
  * caller answers that it does not fit).
  */
-export function snapshotObject(store: Store, networkId: Uint8Array, maxBytes: number): { snapshot: unknown; bytes: number } | { bytes: number; over: true } {
+export async function snapshotObject(store: Store, networkId: Uint8Array, maxBytes: number, checkpoint: Checkpoint = noPause): Promise<{ snapshot: unknown; bytes: number } | { bytes: number; over: true }> {
   const ledger = { ...snapshotLedger(store), network_id: toHex(networkId) };
   let bytes = headerText(ledger).length + 8;
   const texts: string[] = [];
@@ -140,6 +145,7 @@ export function snapshotObject(store: Store, networkId: Uint8Array, maxBytes: nu
     bytes += text.length + 1;
     if (bytes > maxBytes) return { bytes, over: true };
     texts.push(text);
+    await checkpoint();
   }
   return { snapshot: { ...ledger, ledger_entries: JSON.parse(`[${texts.join(',')}]`) as unknown }, bytes };
 }

@@ -15,7 +15,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { Asset, Operation } from '@stellar/stellar-sdk';
+import { Asset, Claimant, LiquidityPoolAsset, Operation } from '@stellar/stellar-sdk';
 import { clientFor, fundedAccount, server, startContractNode, uploadAndDeploy } from '../../integration/support/contracts.ts';
 import { applied, issueAssets } from '../../integration/support/classic.ts';
 
@@ -47,11 +47,17 @@ async function main(): Promise<void> {
     const counter = await clientFor(node.url, counterId, deployer);
     await (await counter.increment({ by: 42 })).signAndSend();
     await (await (await clientFor(node.url, storageId, deployer)).put_persistent({ key: 'kept', value: 7n })).signAndSend();
-    // classic entries too, so the crate reads their JSON form: a trustline, an offer, a data entry
+    // classic entries too, so the crate reads their JSON form: a trustline, an offer, a data entry, ...
     const { assets } = await issueAssets(s, ['USD'], [deployer], [{ to: deployer, code: 'USD', amount: '100' }]);
     await applied(s, deployer, [
       Operation.manageSellOffer({ selling: assets.USD, buying: Asset.native(), amount: '1', price: '2' }),
       Operation.manageData({ name: 'note', value: 'dumped' }),
+      // a claimable balance (its id and claim predicates) and a liquidity pool with its pool-share trustline
+      Operation.createClaimableBalance({
+        asset: Asset.native(), amount: '3',
+        claimants: [new Claimant(deployer.publicKey(), Claimant.predicateBeforeAbsoluteTime('4102444800'))],
+      }),
+      Operation.changeTrust({ asset: new LiquidityPoolAsset(Asset.native(), assets.USD, 30) }),
     ]);
     const dumped = await node.rpc('lumen_dumpState', { path: dumpPath });
     assert.ok(dumped.result, JSON.stringify(dumped.error));

@@ -22,6 +22,13 @@ fn the_dump_is_in_the_crates_own_form() {
     let theirs = serde_json::to_value(&snapshot).unwrap();
     assert_eq!(ours, theirs, "re-serialized by the crate, the dump is unchanged");
     assert!(snapshot.ledger_entries.len() > 20);
+    // every kind of entry the node holds is there (TTLs ride on live_until)
+    let kinds: std::collections::BTreeSet<String> = ours["ledger_entries"].as_array().unwrap().iter()
+        .map(|e| e["entry"]["data"].as_object().unwrap().keys().next().unwrap().clone())
+        .collect();
+    for kind in ["account", "trustline", "offer", "data", "claimable_balance", "liquidity_pool", "contract_data", "contract_code", "config_setting"] {
+        assert!(kinds.contains(kind), "no {kind} entry in the dump: {kinds:?}");
+    }
     assert!(snapshot.sequence_number > 1);
     assert!(snapshot.min_persistent_entry_ttl > 0 && snapshot.max_entry_ttl > snapshot.min_persistent_entry_ttl);
 }

@@ -11,10 +11,11 @@
 // LedgerEntry in stellar-xdr's serde JSON form (the SDK's toJson/fromJson produce the same form:
 // snake_case fields, unions as { "arm": value } or "arm", 64-bit and 128/256-bit integers as decimal
 // strings, keys as strkeys, bytes as hex). `live_until` is the TTL's live-until ledger of contract
-// data and code (null for every other entry); TTL entries themselves are not listed. The crate also
-// reads an older entry list, [[LedgerKey, [LedgerEntry, live_until]], ...], and older stellar-xdr
-// versions wrote 64-bit integers as JSON numbers and 128-bit ones as {hi, lo}: readSnapshot accepts
-// all of these (the SDK's fromJson alone would refuse them).
+// data and code (we write null for every other entry; `stellar snapshot create` writes u32::MAX for
+// every entry); TTL entries themselves are not listed. The crate also reads an older entry list,
+// [[LedgerKey, [LedgerEntry, live_until]], ...], and older stellar-xdr versions wrote 64-bit integers
+// as JSON numbers and 128-bit ones as {hi, lo}: parseSnapshot accepts all of these (the SDK's
+// fromJson alone would refuse them).
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { xdr } from '@stellar/stellar-sdk';

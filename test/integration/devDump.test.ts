@@ -213,7 +213,7 @@ describe('lumen_dumpState and --load-state', () => {
     }
   });
 
-  it('--load-state refuses a missing file, malformed JSON, a bad entry, another network and a database in use; a refused start claims nothing', async () => {
+  it('--load-state refuses a missing file, malformed JSON, a bad entry, a follower, another network and a database in use; a refused start claims nothing', async () => {
     assert.match(await startFails(['--load-state', join(dir, 'absent.json')]), /cannot read the ledger snapshot .*absent\.json/);
     const malformed = join(dir, 'malformed.json');
     writeFileSync(malformed, '{"protocol_version": 28, ');
@@ -225,6 +225,7 @@ describe('lumen_dumpState and --load-state', () => {
     const noSeq = join(dir, 'no-seq.json');
     writeFileSync(noSeq, JSON.stringify({ ...snap, sequence_number: 'x' }));
     assert.match(await startFails(['--load-state', noSeq]), /"sequence_number" must be a 32-bit unsigned integer/);
+    assert.match(await startFails(['--load-state', dumpPath, '--datastore', dir]), /--load-state starts a standalone network; it cannot be used while following/);
     // another network: refused before the database is claimed, so the same database then starts fine
     const dbPath = join(mkdtempSync(join(tmpdir(), 'lumen-dump-db-')), 'node.sqlite');
     const other = await startFails(['--load-state', dumpPath, '--network-passphrase', 'Another Network ; 2026'], dbPath);

@@ -39,6 +39,8 @@ export interface ArchivalOverrides { minPersistentTtl?: number; minTemporaryTtl?
 /** A genesis that continues a snapshot (--load-state, src/standalone/ledgerSnapshot.ts). */
 export interface GenesisBase {
   ledgerSeq: number; ledgerVersion: number; baseReserve: number;
+  /** The last offer id given out (new offers take the next ones). */
+  idPool: bigint;
   /** The state, given the one a new network starts with (what it lacks comes from these). */
   entries(defaults: LedgerEntry[]): LedgerEntry[];
 }
@@ -72,7 +74,7 @@ export function genesisLedger(networkId: Uint8Array, opts: { closeTime: bigint; 
     totalCoins: TOTAL_COINS,
     feePool: 0n,
     inflationSeq: 0,
-    idPool: 0n,
+    idPool: opts.from?.idPool ?? 0n,
     baseFee: BASE_FEE,
     baseReserve: opts.from?.baseReserve ?? BASE_RESERVE,
     maxTxSetSize: opts.maxTxSetSize,

@@ -357,6 +357,8 @@ export interface GenesisFromSnapshot {
   ledgerSeq: number;
   ledgerVersion: number;
   baseReserve: number;
+  /** The highest offer id in the snapshot: new offers take ids after it (the header's idPool). */
+  idPool: bigint;
   /** The snapshot's close time (the genesis closes at the later of it and the clock's now). */
   closeTime: bigint;
   /** The genesis entries: the snapshot's, then the defaults it lacks, then a TTL for every contract entry. */
@@ -368,6 +370,7 @@ export interface GenesisFromSnapshot {
  * - the network id must be the passphrase's;
  * - the genesis ledger IS the snapshot's ledger (same sequence, entries keep their
  *   lastModifiedLedgerSeq), so TTLs and the next ledger's number continue from where it was cut;
+ *   new offers are numbered after the snapshot's highest offer id;
  * - a protocol above ours is refused; a lower one starts at ours (the host runs one protocol);
  * - config settings (and the root account the faucet pays from) missing from the snapshot come from
  *   the defaults; the snapshot's TTL limits go into the state archival setting, then the node's
@@ -408,7 +411,10 @@ export function genesisFromSnapshot(snapshot: LoadedSnapshot, opts: {
     throw new SnapshotError(`the snapshot is of protocol ${ledger.protocol_version}; this node runs protocol ${opts.protocolVersion}`);
   }
   const seq = Math.max(1, ledger.sequence_number);
+  let idPool = 0n;
+  for (const { entry } of snapshot.entries) if (entry.data.type === 2 && entry.data.offer.offerId > idPool) idPool = entry.data.offer.offerId;
   return {
+    idPool,
     ledgerSeq: seq,
     ledgerVersion: opts.protocolVersion,
     baseReserve: ledger.base_reserve,

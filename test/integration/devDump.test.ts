@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Asset, Keypair, Networks, Operation, contract, hash, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { clientFor, fundedAccount, instanceKey, server, startContractNode, uploadAndDeploy } from './support/contracts.ts';
-import { applied, issueAssets, trustLineView } from './support/classic.ts';
+import { applied, issueAssets, manageOfferSuccess, offerIdOf, trustLineView } from './support/classic.ts';
 import { encodeLedgerKey, toBase64, toHex } from '../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../src/xdr/ledgerKeys.ts';
 
@@ -63,6 +63,8 @@ describe('lumen_dumpState and --load-state', () => {
   let deployer: Keypair;
   let holder: Keypair;
   let usd: Asset;
+  let firstOfferId: bigint;
+  const sellUsd = () => Operation.manageSellOffer({ selling: usd, buying: Asset.native(), amount: '1', price: '3' });
   let counterId: string;
   let storageId: string;
   let dumped: { path: string; entries: number; ledger: number };
@@ -73,6 +75,7 @@ describe('lumen_dumpState and --load-state', () => {
     deployer = await fundedAccount(a.url);
     holder = await fundedAccount(a.url);
     usd = (await issueAssets(s, ['USD'], [holder], [{ to: holder, code: 'USD', amount: '12.5' }])).assets.USD;
+    firstOfferId = offerIdOf(manageOfferSuccess((await applied(s, holder, [sellUsd()])).done));
     counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
     storageId = (await uploadAndDeploy(s, deployer, 'storage')).contractId;
     const counter = await clientFor(a.url, counterId, deployer);
@@ -108,6 +111,7 @@ describe('lumen_dumpState and --load-state', () => {
     assert.equal(types.get('ttl'), undefined, 'TTL entries are carried as live_until');
     assert.ok(types.get('account')! >= 4, 'root, deployer, holder, issuer');
     assert.equal(types.get('trustline'), 1);
+    assert.equal(types.get('offer'), 1);
     assert.equal(types.get('contract_code'), 2);
     assert.ok(types.get('contract_data')! >= 4, 'two instances, a persistent and a temporary entry');
     assert.ok(types.get('config_setting')! > 10);
@@ -137,7 +141,7 @@ describe('lumen_dumpState and --load-state', () => {
     assert.ok((await b.rpc('getLedgers', { startLedger: dumped.ledger, pagination: { limit: 1 } })).result.ledgers[0].ledgerCloseTime >= String(snap.timestamp));
   });
 
-  it('the loaded network runs transactions: the contracts are invoked, their data read, a trustline pays, the faucet funds', async () => {
+  it('the loaded network runs transactions: the contracts are invoked, their data read, a trustline pays, offer ids continue, the faucet funds', async () => {
     assert.ok(b);
     const counter = await clientFor(b.url, counterId, deployer);
     assert.equal((await (await counter.increment({ by: 10 })).signAndSend()).result, 15);
@@ -146,6 +150,9 @@ describe('lumen_dumpState and --load-state', () => {
     assert.equal((await storage.get_temporary({ key: 'brief' })).result, 9n);
     await applied(server(b.url), holder, [Operation.payment({ destination: usd.getIssuer()!, asset: usd, amount: '2.5' })]);
     assert.equal((await trustLineView(server(b.url), holder.publicKey(), usd))?.balance, 100_000_000n);
+    // offer ids continue after the snapshot's
+    const nextOfferId = offerIdOf(manageOfferSuccess((await applied(server(b.url), holder, [sellUsd()])).done));
+    assert.ok(nextOfferId > firstOfferId, `offer ${nextOfferId} after ${firstOfferId}`);
     const newcomer = await fundedAccount(b.url);
     assert.ok(newcomer.publicKey());
     assert.ok((await b.rpc('getLatestLedger')).result.sequence > dumped.ledger);

@@ -126,5 +126,15 @@ describe('a genesis from a snapshot', () => {
       /the snapshot is of protocol 28; this node runs protocol 27/);
     const older = genesisFromSnapshot(parseSnapshot(snapshotText([], { protocol_version: 25 })), { networkId: NETWORK_ID, passphrase: PASSPHRASE, protocolVersion: 28 });
     assert.equal(older.ledgerVersion, 28, 'an older protocol starts at ours');
+    assert.equal(older.idPool, 0n);
+  });
+
+  it('new offers are numbered after the snapshot\'s highest offer id', () => {
+    const offer = (id: string) => ({
+      last_modified_ledger_seq: 9, ext: 'v0',
+      data: { offer: { seller_id: G, offer_id: id, selling: 'native', buying: 'native', amount: '10', price: { n: 1, d: 1 }, flags: 0, ext: 'v0' } },
+    });
+    const snap = parseSnapshot(snapshotText([{ entry: offer('41'), live_until: null }, { entry: offer('7'), live_until: null }]));
+    assert.equal(genesisFromSnapshot(snap, { networkId: NETWORK_ID, passphrase: PASSPHRASE, protocolVersion: 28 }).idPool, 41n);
   });
 });

@@ -38,6 +38,7 @@ import { CoreSubmitter } from './core/coreSubmitter.ts';
 import { createFollowIngester } from './follow/followedNetwork.ts';
 import { createPublisher } from './standalone/standalonePublishing.ts';
 import { bannerInfo, printBanner } from './standalone/banner.ts';
+import { loadStateSnapshot, type LoadedSnapshot } from './standalone/ledgerSnapshot.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 
@@ -63,6 +64,7 @@ interface LedgerSide {
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
+  const snapshot = loadStateSnapshot(store, config); // --load-state: read and checked before the database is claimed
   checkNetwork(store, config);
   // simulateTransaction (and the faucet's contract fundings): the native host reads the same
   // database (its own read-only connections).
@@ -76,7 +78,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   feed.listen((ledgers) => setLatestLedger(ledgers[ledgers.length - 1].ledger.sequence));
   feed.listenReverts(setLatestLedger);
   const writer = new LedgerWriter(store, feed, config.historyRetentionWindow);
-  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator);
+  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, snapshot);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
@@ -175,7 +177,7 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
   return new DatastoreLedgerArchive(source, { logger });
 }
 
-function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator): LedgerSide {
+function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, snapshot?: LoadedSnapshot): LedgerSide {
   const { store } = writer;
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
@@ -190,7 +192,7 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
     writer, config, logger,
     observeIngestion: (type, seconds) => observeIngestion(type, seconds),
   });
-  network.init();
+  network.init(snapshot);
   const faucet = config.friendbot ? new Faucet(network, store, simulator, logger) : undefined;
   return {
     submitter: network,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (npm test): type check, unit and integration tests (node:test), then the
-# Python SDK tests (pytest, in a project-local virtualenv this script creates).
+# ledger snapshot check in Rust (test/rust/ledger-snapshot/run.ts), then the Python SDK tests (pytest, in a
+# project-local virtualenv this script creates).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== type check"
@@ -9,5 +10,7 @@ echo "== build"
 node scripts/build.ts --quiet
 echo "== node tests"
 node --test --test-concurrency=2 --test-timeout=300000 'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts'
+echo "== ledger snapshot read by soroban-sdk (Rust; builds in the addon's shared target folder)"
+node test/rust/ledger-snapshot/run.ts
 echo "== python tests"
 bash test/python/run.sh

@@ -38,6 +38,8 @@ export interface Config {
   limits: LimitsPreset;
   /** Genesis: pre-funded test accounts (SEP-5 keys of a public mnemonic), listed at start. */
   accounts: number;
+  /** A JSON ledger snapshot the new standalone network starts from (src/standalone/ledgerSnapshot.ts); "" = none. */
+  loadState: string;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -152,6 +154,7 @@ export const defaultConfig: Config = {
   minTemporaryTtl: 0,
   limits: 'testnet',
   accounts: 10,
+  loadState: '',
   network: '',
   datastore: '',
   datastorePollInterval: 1000,
@@ -180,6 +183,7 @@ export const defaultConfig: Config = {
     default: 5, getEvents: 10, queryEvents: 10, getLedgers: 10, sendTransaction: 15, simulateTransaction: 15,
     // a fast-forward of a million ledgers takes seconds; a longer one goes on after the answer (-32001)
     lumen_closeLedgers: 25,
+    lumen_dumpState: 25, // the whole state: up to the request's limit
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,

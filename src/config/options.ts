@@ -41,6 +41,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'friendbot-rate-limit-per-client', key: 'friendbotRateLimitPerClient', kind: 'int', help: 'standalone: faucet funding requests per window per client IP address (token bucket), beyond them HTTP 429; 0: no limit' },
   { flag: 'friendbot-rate-limit-total', key: 'friendbotRateLimitTotal', kind: 'int', help: 'standalone: faucet funding requests per window for all clients together (token bucket), beyond them HTTP 429; 0: no limit' },
   { flag: 'friendbot-rate-limit-window', key: 'friendbotRateLimitWindow', kind: 'seconds', help: 'standalone: the faucet rate limits\' window (e.g. 60s, 1h)' },
+  { flag: 'load-state', key: 'loadState', kind: 'string', help: 'standalone, empty database: start the network from this JSON ledger snapshot (lumen_dumpState, `stellar snapshot create`); the passphrase must be the snapshot\'s network\'s' },
   { flag: 'min-persistent-ttl', key: 'minPersistentTtl', kind: 'int', help: 'new networks: minimum TTL of persistent contract entries in ledgers, to see archival sooner (0: testnet\'s 120960)' },
   { flag: 'min-temporary-ttl', key: 'minTemporaryTtl', kind: 'int', help: 'new networks: minimum TTL of temporary contract entries in ledgers (0: testnet\'s 720)' },
   { flag: 'limits', key: 'limits', kind: 'enum', values: ['testnet', 'unlimited'], help: 'new networks: the Soroban limits at genesis, testnet\'s or Quickstart\'s "unlimited" ones (a restarted network keeps its stored settings; lumen_upgradeConfig changes them)' },

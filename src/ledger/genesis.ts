@@ -50,6 +50,17 @@ export interface GenesisOptions {
   limits?: LimitsPreset;
   /** Accounts funded from the root's lumens. */
   accounts?: readonly GenesisAccount[];
+  /** A snapshot to continue (--load-state). */
+  from?: GenesisBase;
+}
+
+/** A genesis that continues a snapshot (--load-state, src/standalone/ledgerSnapshot.ts). */
+export interface GenesisBase {
+  ledgerSeq: number; ledgerVersion: number; baseReserve: number;
+  /** The last offer id given out (new offers take the next ones). */
+  idPool: bigint;
+  /** The state, given the one a new network starts with (what it lacks comes from these). */
+  entries(defaults: LedgerEntry[]): LedgerEntry[];
 }
 
 function accountEntry(publicKey: Uint8Array, balance: bigint, seqNum: bigint): LedgerEntry {
@@ -83,18 +94,18 @@ export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Gene
     v1TxSet: { previousLedgerHash: zero, phases: [{ v: 0, v0Components: [] }, { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } }] },
   };
   const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: PROTOCOL_VERSION,
+    ledgerVersion: opts.from?.ledgerVersion ?? PROTOCOL_VERSION,
     previousLedgerHash: zero,
     scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)), closeTime: opts.closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
     bucketListHash: sha256(...stateParts),
-    ledgerSeq: 1,
+    ledgerSeq: opts.from?.ledgerSeq ?? 1,
     totalCoins: TOTAL_COINS,
     feePool: 0n,
     inflationSeq: 0,
-    idPool: 0n,
+    idPool: opts.from?.idPool ?? 0n,
     baseFee: BASE_FEE,
-    baseReserve: BASE_RESERVE,
+    baseReserve: opts.from?.baseReserve ?? BASE_RESERVE,
     maxTxSetSize: opts.maxTxSetSize,
     skipList: [zero, zero, zero, zero],
     ext: { v: 0 },
@@ -106,5 +117,6 @@ export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Gene
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  return { meta, entries: [rootEntry, ...accountEntries, ...(nativeAvailable() ? genesisConfigSettings(opts.archival, opts.limits) : [])] };
+  const entries = [rootEntry, ...accountEntries, ...(nativeAvailable() ? genesisConfigSettings(opts.archival, opts.limits) : [])];
+  return { meta, entries: opts.from ? opts.from.entries(entries) : entries };
 }

@@ -20,7 +20,7 @@ import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
-import { genesisLedger } from '../ledger/genesis.ts';
+import { genesisLedger, PROTOCOL_VERSION } from '../ledger/genesis.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
@@ -32,6 +32,7 @@ import { genesisTestAccounts, noteGenesisSettings, recordGenesisSettings } from 
 import { Impersonation } from './impersonation.ts';
 import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
+import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -106,9 +107,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
     };
   }
 
-  /** Creates ledger 1 on an empty store (the node has checked the store belongs to this network). */
-  init(): void {
-    if (!this.store.latestLedger()) this.createGenesis();
+  /**
+   * Creates ledger 1 on an empty store (the node has checked the store belongs to this network), or
+   * with `snapshot` (--load-state, see loadStateSnapshot) the genesis ledger holding its state.
+   */
+  init(snapshot?: LoadedSnapshot): void {
+    if (!this.store.latestLedger()) this.createGenesis(snapshot);
     else noteGenesisSettings(this.store, this.config, this.log);
     this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
     this.soroban = this.sorobanEnv();
@@ -148,10 +152,14 @@ export class StandaloneNetwork implements TransactionSubmitter {
     return index;
   }
 
-  private createGenesis(): void {
+  private createGenesis(snapshot: LoadedSnapshot | undefined): void {
+    const archival = { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl };
+    // --load-state: the genesis is the snapshot's ledger, holding its state (src/standalone/ledgerSnapshot.ts)
+    const from = snapshot
+      ? genesisFromSnapshot(snapshot, { networkId: this.networkId, passphrase: this.config.networkPassphrase, protocolVersion: PROTOCOL_VERSION, archival })
+      : undefined;
     const genesis = genesisLedger(this.networkId, {
-      closeTime: this.clock.nowSeconds(), maxTxSetSize: this.config.maxTxSetSize,
-      archival: { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl },
+      closeTime: this.nextCloseTime(from?.closeTime ?? 0n), maxTxSetSize: this.config.maxTxSetSize, archival, from,
       limits: this.config.limits, accounts: genesisTestAccounts(this.config),
     });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
@@ -161,7 +169,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
     this.writer.write([batch], { deriveStateSizeWindow: false });
     recordGenesisSettings(this.store, this.config);
-    this.log.info({ ledger: 1 }, 'created the genesis ledger');
+    this.log.info({ ledger: from?.ledgerSeq ?? 1, entries: genesis.entries.length, ...(from ? { loadedState: this.config.loadState || true } : {}) },
+      'created the genesis ledger');
   }
 
   get closeMode(): CloseMode { return this.mode; }

@@ -21,6 +21,7 @@ import { snapshot } from './snapshot.ts';
 import { revert } from './revert.ts';
 import { setNextCloseTime } from './setNextCloseTime.ts';
 import { advanceTime } from './advanceTime.ts';
+import { dumpState } from './dumpState.ts';
 
 export const devMethods: DevMethod[] = [
   closeLedgers,
@@ -44,4 +45,5 @@ export const devMethods: DevMethod[] = [
   revert,
   setNextCloseTime,
   advanceTime,
+  dumpState,
 ];

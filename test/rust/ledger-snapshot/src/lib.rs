@@ -1,0 +1,1 @@
+//! Empty: the check is tests/read_dump.rs.

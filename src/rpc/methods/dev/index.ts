@@ -1,7 +1,11 @@
-// Every developer method (lumen_*), one file each.
+// Every developer method (lumen_*), one file each, grouped as the README's "Developer network" lists them.
 import type { DevMethod } from './types.ts';
 import { closeLedgers } from './closeLedgers.ts';
 import { setCloseMode } from './setCloseMode.ts';
+import { advanceTime } from './advanceTime.ts';
+import { setNextCloseTime } from './setNextCloseTime.ts';
+import { snapshot } from './snapshot.ts';
+import { revert } from './revert.ts';
 import { setLedgerEntry } from './setLedgerEntry.ts';
 import { deleteLedgerEntry } from './deleteLedgerEntry.ts';
 import { setBalance } from './setBalance.ts';
@@ -11,39 +15,25 @@ import { setContractWasm } from './setContractWasm.ts';
 import { setContractData } from './setContractData.ts';
 import { setTtl } from './setTtl.ts';
 import { archiveEntry } from './archiveEntry.ts';
-import { upgradeConfig } from './upgradeConfig.ts';
-import { setBaseFee } from './setBaseFee.ts';
-import { setBaseReserve } from './setBaseReserve.ts';
 import { impersonateAccount } from './impersonateAccount.ts';
 import { stopImpersonatingAccount } from './stopImpersonatingAccount.ts';
 import { impersonatedAccounts } from './impersonatedAccounts.ts';
-import { snapshot } from './snapshot.ts';
-import { revert } from './revert.ts';
-import { setNextCloseTime } from './setNextCloseTime.ts';
-import { advanceTime } from './advanceTime.ts';
+import { upgradeConfig } from './upgradeConfig.ts';
+import { setBaseFee } from './setBaseFee.ts';
+import { setBaseReserve } from './setBaseReserve.ts';
 import { dumpState } from './dumpState.ts';
 
 export const devMethods: DevMethod[] = [
-  closeLedgers,
-  setCloseMode,
-  setLedgerEntry,
-  deleteLedgerEntry,
-  setBalance,
-  setTrustlineBalance,
-  setSacBalance,
-  setContractWasm,
-  setContractData,
-  setTtl,
-  archiveEntry,
-  upgradeConfig,
-  setBaseFee,
-  setBaseReserve,
-  impersonateAccount,
-  stopImpersonatingAccount,
-  impersonatedAccounts,
-  snapshot,
-  revert,
-  setNextCloseTime,
-  advanceTime,
+  // ledgers and time
+  closeLedgers, setCloseMode, advanceTime, setNextCloseTime,
+  // snapshot and revert
+  snapshot, revert,
+  // state
+  setLedgerEntry, deleteLedgerEntry, setBalance, setTrustlineBalance, setSacBalance, setContractWasm, setContractData, setTtl, archiveEntry,
+  // impersonation
+  impersonateAccount, stopImpersonatingAccount, impersonatedAccounts,
+  // network settings
+  upgradeConfig, setBaseFee, setBaseReserve,
+  // dump (loading is --load-state, at start)
   dumpState,
 ];

@@ -58,6 +58,9 @@ export class RootTransactions {
       const detail = submitted.errorResult ? ` (${toBase64(submitted.errorResult)})` : '';
       throw new Error(`root transaction was ${submitted.status}${detail}`);
     }
+    // in manual mode nothing else closes the ledger the funding waits for: the faucet closes one (with
+    // whatever else is queued), so friendbot answers at once in every mode
+    if (this.network.closeMode === 'manual') await this.network.closeNextLedger();
     await this.network.waitForTransaction(frame.hashHex);
     return this.store.transactionByHash(frame.hash)!;
   }

@@ -83,7 +83,9 @@ export function* snapshotEntryTexts(store: Store): Generator<string> {
   for (const e of store.allEntries()) {
     const type = ledgerKeyType(e.key);
     if (type === EntryType.TTL) continue;
-    const live = type === EntryType.CONTRACT_DATA || type === EntryType.CONTRACT_CODE ? liveUntil.get(toHex(sha256(e.key))) ?? null : null;
+    // an archived persistent entry (kept without its TTL, see the README's design notes) is listed
+    // with live_until 0: expired, which is how the format (and soroban-sdk's Env) says archived
+    const live = type === EntryType.CONTRACT_DATA || type === EntryType.CONTRACT_CODE ? liveUntil.get(toHex(sha256(e.key))) ?? 0 : null;
     yield `{"entry":${JSON.stringify(xdr.LedgerEntry.fromXdr(e.entry).toJson())},"live_until":${live === null ? 'null' : live}}`;
   }
 }
@@ -457,6 +459,13 @@ export function genesisFromSnapshot(snapshot: LoadedSnapshot, opts: {
         const ttlId = keyId(ttlKey);
         // a TTL entry listed in the snapshot stands when live_until is null; live_until replaces it
         if (live === null && byKey.has(ttlId)) continue;
+        if (live !== null && live < seq) {
+          // expired when the snapshot was cut: a persistent entry is archived (kept without a TTL), a
+          // temporary one is gone, as eviction would have left them
+          byKey.delete(ttlId);
+          if (!isPersistentKey(key)) byKey.delete(id);
+          continue;
+        }
         const liveUntilLedgerSeq = live ?? seq + Math.max(1, isPersistentKey(key) ? minPersistent : minTemporary) - 1;
         // (a Map keeps a replaced key's place: a listed TTL is replaced where it stood)
         byKey.set(ttlId, {

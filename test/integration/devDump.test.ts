@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Asset, Keypair, Networks, Operation, contract, hash, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { clientFor, fundedAccount, instanceKey, server, startContractNode, uploadAndDeploy } from './support/contracts.ts';
+import { clientFor, contractDataKey, fundedAccount, instanceKey, server, startContractNode, uploadAndDeploy } from './support/contracts.ts';
 import { applied, issueAssets, manageOfferSuccess, offerIdOf, trustLineView } from './support/classic.ts';
 import { encodeLedgerKey, toBase64, toHex } from '../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../src/xdr/ledgerKeys.ts';
@@ -83,6 +83,10 @@ describe('lumen_dumpState and --load-state', () => {
     const storage = await clientFor(a.url, storageId, deployer);
     await (await storage.put_persistent({ key: 'kept', value: 7n })).signAndSend();
     await (await storage.put_temporary({ key: 'brief', value: 9n })).signAndSend();
+    // an archived persistent entry: dumped with live_until 0, loaded back archived
+    await (await storage.put_persistent({ key: 'shelved', value: 5n })).signAndSend();
+    const archived = await a.rpc('lumen_archiveEntry', { key: contractDataKey(storageId, xdr.ScVal.scvSymbol('shelved'), 'persistent').toXDR('base64') });
+    assert.ok(archived.result?.evictedIn > 0, JSON.stringify(archived));
   });
   after(async () => { await a?.stop(); await b?.stop(); });
 
@@ -106,8 +110,9 @@ describe('lumen_dumpState and --load-state', () => {
       types.set(type, (types.get(type) ?? 0) + 1);
       const soroban = type === 'contract_data' || type === 'contract_code';
       assert.equal(live_until === null, !soroban, `${type}: live_until ${live_until}`);
-      if (soroban) assert.ok(live_until! >= snap.sequence_number);
+      if (soroban) assert.ok(live_until! >= snap.sequence_number || live_until === 0);
     }
+    assert.equal(snap.ledger_entries.filter((e) => e.live_until === 0).length, 1, 'the archived entry, expired');
     assert.equal(types.get('ttl'), undefined, 'TTL entries are carried as live_until');
     assert.ok(types.get('account')! >= 4, 'root, deployer, holder, issuer');
     assert.equal(types.get('trustline'), 1);
@@ -134,6 +139,8 @@ describe('lumen_dumpState and --load-state', () => {
     const [fromA, fromB] = [await entriesAsServed(a, keys), await entriesAsServed(b, keys)];
     assert.equal(fromA.size, keys.length);
     assert.deepEqual(fromB, fromA);
+    const shelved = [...fromA.values()].filter((e) => (e as { liveUntilLedgerSeq?: number }).liveUntilLedgerSeq === 0);
+    assert.equal(shelved.length, 1, 'the archived entry is served archived by both');
     // the genesis is the snapshot's ledger: the sequence continues from it
     const latest = (await b.rpc('getLatestLedger')).result;
     assert.equal(latest.sequence, dumped.ledger);

@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Keypair } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { latest, startA, startB, waitFor } from './support/twoNodes.ts';
 
@@ -32,6 +33,14 @@ describe('developer network: close modes and closeLedgers', () => {
     const r = await node.rpc('lumen_closeLedgers', { count: 3 });
     assert.equal(r.result.latestLedger, start + 3);
     assert.equal(await latest(node), start + 3);
+  });
+
+  it('funds an account from the faucet in manual mode by closing one ledger', async () => {
+    const start = await latest(node);
+    const res = await fetch(`${node.url}/friendbot?addr=${Keypair.random().publicKey()}`);
+    assert.equal(res.status, 200);
+    assert.equal((await res.json() as { ledger: number }).ledger, start + 1);
+    assert.equal(await latest(node), start + 1);
   });
 
   it('switches modes at run time', async () => {

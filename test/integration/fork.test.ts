@@ -107,8 +107,27 @@ describe('fork a network (--fork-url)', () => {
     sentOnB.push(paid.sent.hash);
   });
 
+  it('entries a transaction or a developer edit needs are fetched before it is admitted and applied', async () => {
+    // two accounts of A that B was never asked about
+    const [payee, edited] = [(await fundedAccount(a.url)).publicKey(), (await fundedAccount(a.url)).publicKey()];
+    const user = await fundedAccount(b.url);
+    const pay = new TransactionBuilder(await sB.getAccount(user.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60)
+      .addOperation(Operation.payment({ destination: payee, asset: Asset.native(), amount: '5' })).build();
+    pay.sign(user);
+    const paid = await sendAndPoll(sB, pay);
+    assert.equal(paid.done?.status, 'SUCCESS', paid.done ? describeResponse(paid.done) : JSON.stringify(paid.sent));
+    sentOnB.push(paid.sent.hash);
+    const payeeOnA = await accountEntry(sA, payee);
+    assert.equal((await accountEntry(sB, payee)).balance, payeeOnA.balance + 5n * XLM);
+    // lumen_setBalance creates a missing account: on a fork, A's account is fetched first and keeps its sequence
+    await call(b, 'lumen_setBalance', { account: edited, balance: '123456789' });
+    const editedOnB = await accountEntry(sB, edited);
+    assert.equal(editedOnB.balance, 123456789n);
+    assert.equal(editedOnB.seqNum, (await accountEntry(sA, edited)).seqNum);
+  });
+
   it('A is untouched: its state is as before and it never saw B\'s transactions', async () => {
-    assert.equal(sentOnB.length, 3);
+    assert.equal(sentOnB.length, 4);
     for (const hash of sentOnB) assert.equal((await sA.getTransaction(hash)).status, 'NOT_FOUND');
     const get = await sA.simulateTransaction(new TransactionBuilder(await sA.getAccount(holder), { fee: '100', networkPassphrase: PASSPHRASE })
       .setTimeout(60).addOperation(invokeOp(counterId, 'get')).build());

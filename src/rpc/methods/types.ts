@@ -9,6 +9,7 @@ import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
 import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
+import type { KeyResolver } from '../../fork/simulationDiscovery.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -60,6 +61,8 @@ export interface MethodContext {
   ledgerArchive?: LedgerArchive;
   /** The standalone network the developer methods (lumen_*) act on; absent where they are not served. */
   dev?: StandaloneNetwork;
+  /** The fork's lazily fetched state (--fork-url: src/fork/); absent on any other network. */
+  fork?: KeyResolver;
 }
 
 /** What one call of a method gets besides its params: its limits. */

@@ -17,17 +17,8 @@ import { decodeEnvelope, innerTransaction } from '../xdr/transactions.ts';
 import { xdr } from '@stellar/stellar-sdk';
 import type { Simulation } from '../host/simulator.ts';
 import { RpcError, internalError } from '../rpc/errors.ts';
+import { ForkFetchError, type ForkedState } from './forkedState.ts';
 
-/**
- * What discovery needs of the fork: the shape of src/fork/forkedState.ts's ForkedState (kept
- * structural here so this module does not depend on how the fork stores what it resolved).
- */
-export interface KeyResolver {
-  /** Fetches from the remote every key not resolved yet, stores what exists, marks all resolved. */
-  resolve(keys: readonly Uint8Array[], opts?: { signal?: AbortSignal }): Promise<void>;
-  /** False when the key was never resolved. */
-  isResolved(key: Uint8Array): boolean;
-}
 
 /** Simulations one request may run on a fork (the first one included). */
 export const MAX_ROUNDS = 8;
@@ -40,7 +31,7 @@ export interface DiscoveryInput {
   transactionXdr: string;
   /** Runs one simulation against the local database as it is now. */
   simulate(): Promise<Simulation>;
-  fork: KeyResolver;
+  fork: ForkedState;
   /** The stored entry under a key (the local database), to find a contract's code from its instance. */
   storedEntry(key: Uint8Array): Uint8Array | undefined;
   signal?: AbortSignal;
@@ -100,13 +91,14 @@ export async function simulateOnFork(input: DiscoveryInput): Promise<DiscoveryOu
  */
 function remoteFailure(e: unknown): RpcError {
   if (e instanceof RpcError) return e;
+  if (e instanceof ForkFetchError) return internalError(e.message);
   const message = e instanceof Error ? e.message : String(e);
   const url = typeof (e as { url?: unknown })?.url === 'string' ? ` ${(e as { url: string }).url}` : '';
   return internalError(`could not read ledger entries from the forked network${url}: ${message}`);
 }
 
 /** The keys among `keys` the fork never resolved, once each; network configuration keys excepted. */
-function unresolved(fork: KeyResolver, keys: Iterable<Uint8Array>): Uint8Array[] {
+function unresolved(fork: ForkedState, keys: Iterable<Uint8Array>): Uint8Array[] {
   const seen = new Set<string>();
   const out: Uint8Array[] = [];
   for (const key of keys) {

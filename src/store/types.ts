@@ -198,6 +198,15 @@ export interface StoreWriter {
    * the entries it put back (null: deleted), for what is kept in memory about the state.
    */
   revertTo(ledger: number): RevertedEntry[];
+  /**
+   * A fork (src/fork/forkedState.ts): for each group whose key is not resolved yet, records the key
+   * as resolved and writes the group's entries into the current state, as state from before the fork
+   * (no ledger changes them: no entry history, no meta); groups already resolved are skipped. One
+   * transaction. Returns the writes made.
+   */
+  resolveForked(groups: ReadonlyArray<{ key: Uint8Array; writes: readonly StoredEntry[] }>): StoredEntry[];
+  /** Whether resolveForked has recorded `key`. */
+  forkResolved(key: Uint8Array): boolean;
 }
 
 export interface Store extends StoreReader, StoreWriter {

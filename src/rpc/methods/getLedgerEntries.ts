@@ -15,7 +15,8 @@ import {
 } from '../../xdr/codec.ts';
 import { EntryType, isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoreReader, StoredEntry } from '../../store/types.ts';
-import type { Method } from './types.ts';
+import type { Method, MethodCall, MethodContext } from './types.ts';
+import { ForkFetchError } from '../../fork/forkedState.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
 import { RecentCache } from './shared/recentCache.ts';
 import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
@@ -119,58 +120,73 @@ export const getLedgerEntries: Method = {
     },
   },
   handler(params, ctx, call) {
-    const format = parseXdrFormat(params.xdrFormat);
-    const requested = Array.isArray(params.keys) ? params.keys : [];
-    if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
-      throw invalidParams(`key count (${requested.length}) exceeds maximum supported (${MAX_LEDGER_ENTRY_KEYS})`);
+    // a fork: the keys it has never asked the forked network for are fetched first (a failure is -32603)
+    if (ctx.fork && params.ledger === undefined && Array.isArray(params.keys) && params.keys.length > 0
+      && params.keys.length <= MAX_LEDGER_ENTRY_KEYS) {
+      const fork = ctx.fork;
+      const keyBytes = params.keys.map((k, i) => decodeKey(k, i).keyBytes);
+      if (keyBytes.some((k) => !fork.isResolved(k))) {
+        return fork.resolve(keyBytes, { signal: call.signal }).then(
+          () => answerEntries(params, ctx, call),
+          (e: unknown) => { throw e instanceof ForkFetchError ? internalError(e.message) : e; });
+      }
     }
-    const decoded = requested.map(decodeKey);
-    const keys = decoded.map((d) => d.key);
-
-    const latest = ctx.store.latestLedger();
-    if (!latest) throw internalError(`could not get latest ledger: ${DB_EMPTY}`);
-    if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
-
-    const at = params.ledger === undefined ? latest.sequence : pastLedger(params.ledger as number, ctx.store, latest.sequence);
-    const keyBytes = decoded.map((d) => d.keyBytes);
-    const ttlKeyBytes = keys.map((k) => (isSorobanKey(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
-    const wanted = [...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)];
-    const stored = params.ledger === undefined ? ctx.store.entries(wanted) : ctx.store.entriesAt(wanted, at);
-
-    const render = (i: number): Record<string, unknown> | undefined => {
-      const key = keys[i];
-      const entry = stored.get(toBase64(keyBytes[i]));
-      if (!entry) return undefined;
-      const found: Found = { key, keyBytes: keyBytes[i], stored: entry };
-      const ttlKey = ttlKeyBytes[i];
-      if (ttlKey) {
-        const ttl = stored.get(toBase64(ttlKey));
-        const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
-        const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
-        if (until !== undefined && until < at) {
-          if (!isPersistentKey(key)) return undefined; // expired temporary data: gone
-          found.liveUntil = 0; // archived
-        } else if (until !== undefined) {
-          found.liveUntil = until;
-        } else if (isPersistentKey(key)) {
-          // A persistent entry without a TTL entry was evicted to the hot archive (a followed
-          // network's state bootstrapped from one): archived.
-          found.liveUntil = 0;
-        }
-      }
-      return entryResult(found, format);
-    };
-    const answer = (entries: Record<string, unknown>[]) => ({ entries, latestLedger: latest.sequence });
-    if (format !== 'json') return answer(keys.map((_, i) => render(i)).filter((e) => e !== undefined));
-    // up to 200 entries of contract code rendered as JSON: the event loop gets turns in between
-    return (async () => {
-      const entries: Record<string, unknown>[] = [];
-      for (let i = 0; i < keys.length; i++) {
-        await call.checkpoint();
-        const e = render(i);
-        if (e) entries.push(e);
-      }
-      return answer(entries);
-    })();
+    return answerEntries(params, ctx, call);
   },
 };
+
+function answerEntries(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown {
+  const format = parseXdrFormat(params.xdrFormat);
+  const requested = Array.isArray(params.keys) ? params.keys : [];
+  if (requested.length > MAX_LEDGER_ENTRY_KEYS) {
+    throw invalidParams(`key count (${requested.length}) exceeds maximum supported (${MAX_LEDGER_ENTRY_KEYS})`);
+  }
+  const decoded = requested.map(decodeKey);
+  const keys = decoded.map((d) => d.key);
+
+  const latest = ctx.store.latestLedger();
+  if (!latest) throw internalError(`could not get latest ledger: ${DB_EMPTY}`);
+  if (keys.length === 0) throw internalError('could not query captive core: no keys specified in request');
+
+  const at = params.ledger === undefined ? latest.sequence : pastLedger(params.ledger as number, ctx.store, latest.sequence);
+  const keyBytes = decoded.map((d) => d.keyBytes);
+  const ttlKeyBytes = keys.map((k) => (isSorobanKey(k) ? encodeLedgerKey(ttlKeyFor(k)) : undefined));
+  const wanted = [...keyBytes, ...ttlKeyBytes.filter((k): k is Uint8Array => k !== undefined)];
+  const stored = params.ledger === undefined ? ctx.store.entries(wanted) : ctx.store.entriesAt(wanted, at);
+
+  const render = (i: number): Record<string, unknown> | undefined => {
+    const key = keys[i];
+    const entry = stored.get(toBase64(keyBytes[i]));
+    if (!entry) return undefined;
+    const found: Found = { key, keyBytes: keyBytes[i], stored: entry };
+    const ttlKey = ttlKeyBytes[i];
+    if (ttlKey) {
+      const ttl = stored.get(toBase64(ttlKey));
+      const liveUntil = ttl ? decodeLedgerEntry(ttl.entry).data : undefined;
+      const until = liveUntil?.type === EntryType.TTL ? liveUntil.ttl.liveUntilLedgerSeq : undefined;
+      if (until !== undefined && until < at) {
+        if (!isPersistentKey(key)) return undefined; // expired temporary data: gone
+        found.liveUntil = 0; // archived
+      } else if (until !== undefined) {
+        found.liveUntil = until;
+      } else if (isPersistentKey(key)) {
+        // A persistent entry without a TTL entry was evicted to the hot archive (a followed
+        // network's state bootstrapped from one): archived.
+        found.liveUntil = 0;
+      }
+    }
+    return entryResult(found, format);
+  };
+  const answer = (entries: Record<string, unknown>[]) => ({ entries, latestLedger: latest.sequence });
+  if (format !== 'json') return answer(keys.map((_, i) => render(i)).filter((e) => e !== undefined));
+  // up to 200 entries of contract code rendered as JSON: the event loop gets turns in between
+  return (async () => {
+    const entries: Record<string, unknown>[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      await call.checkpoint();
+      const e = render(i);
+      if (e) entries.push(e);
+    }
+    return answer(entries);
+  })();
+}

@@ -9,7 +9,7 @@ import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
 import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
-import type { KeyResolver } from '../../fork/simulationDiscovery.ts';
+import type { ForkedState } from '../../fork/forkedState.ts';
 
 export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
 
@@ -61,8 +61,8 @@ export interface MethodContext {
   ledgerArchive?: LedgerArchive;
   /** The standalone network the developer methods (lumen_*) act on; absent where they are not served. */
   dev?: StandaloneNetwork;
-  /** The fork's lazily fetched state (--fork-url: src/fork/); absent on any other network. */
-  fork?: KeyResolver;
+  /** A fork (--fork-url): entries not held locally are fetched from the forked network first. */
+  fork?: ForkedState;
 }
 
 /** What one call of a method gets besides its params: its limits. */

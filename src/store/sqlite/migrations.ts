@@ -98,4 +98,12 @@ export const migrations: readonly string[] = [
   UPDATE metadata SET value = CAST(MAX(CAST(value AS INTEGER), COALESCE((SELECT MAX(sequence) FROM ledgers), 0)) AS TEXT)
     WHERE key = 'entryHistoryFrom';
   `,
+  // 5: a fork's resolved keys (src/fork/forkedState.ts): every ledger key the fork has asked the
+  // forked network for (found or not), so the cache of fetched entries survives a restart and a key
+  // is never fetched twice. Empty on every other network.
+  `
+  CREATE TABLE fork_resolved (
+    key BLOB PRIMARY KEY       -- LedgerKey XDR
+  ) WITHOUT ROWID;
+  `,
 ];

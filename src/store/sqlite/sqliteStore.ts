@@ -71,6 +71,8 @@ export class SqliteStore implements Store {
                   WHERE t.id >= ? ORDER BY t.id LIMIT ?`),
       fees: p('SELECT fee FROM fee_samples WHERE ledger_sequence >= ? AND soroban = ?'),
       getMeta: p('SELECT value FROM metadata WHERE key = ?'),
+      forkResolved: p('SELECT 1 FROM fork_resolved WHERE key = ?'),
+      insertForkResolved: p('INSERT OR IGNORE INTO fork_resolved (key) VALUES (?)'),
       setMeta: p('INSERT INTO metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
     this.st.txByHash.setReadBigInts(true);
@@ -278,6 +280,30 @@ export class SqliteStore implements Store {
     }
     return writes;
   }
+
+  resolveForked(groups: ReadonlyArray<{ key: Uint8Array; writes: readonly StoredEntry[] }>): StoredEntry[] {
+    const made: StoredEntry[] = [];
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const g of groups) {
+        // resolved meanwhile (another request fetched it): keep what is there
+        if (this.st.insertForkResolved.run(g.key).changes === 0) continue;
+        // written locally before it was ever resolved (genesis, a developer edit): the local one stands
+        if (this.st.entry.get(g.key) !== undefined) continue;
+        for (const w of g.writes) {
+          this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
+          made.push(w);
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+    return made;
+  }
+
+  forkResolved(key: Uint8Array): boolean { return this.st.forkResolved.get(key) !== undefined; }
 
   allEntries(): Iterable<StoredEntry> { return storedEntries(this.st.allEntries.iterate()); }
 

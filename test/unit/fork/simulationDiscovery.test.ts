@@ -5,8 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Account, Contract, Keypair, StrKey, TransactionBuilder, nativeToScVal, xdr } from '@stellar/stellar-sdk';
-import { MAX_ROUNDS, keysOfEnvelope, simulateOnFork, type KeyResolver } from '../../../src/fork/simulationDiscovery.ts';
+import { MAX_ROUNDS, keysOfEnvelope, simulateOnFork, } from '../../../src/fork/simulationDiscovery.ts';
 import type { Simulation } from '../../../src/host/simulator.ts';
+import { ForkFetchError, type ForkedState } from '../../../src/fork/forkedState.ts';
 import { RpcError } from '../../../src/rpc/errors.ts';
 import { decodeLedgerKey, encodeLedgerEntry, encodeLedgerKey, toBase64, toHex, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';
 import { symVal } from '../../../src/xdr/scVals.ts';
@@ -41,7 +42,7 @@ const envelope = new TransactionBuilder(new Account(source.publicKey(), '1'), { 
   .addOperation(contractA.call('call_get', nativeToScVal(StrKey.encodeContract(Buffer.alloc(32, 2)), { type: 'address' }))).setTimeout(0).build().toXDR();
 
 /** The remote's keys; `resolve` records the batches it was asked for. */
-class PretendFork implements KeyResolver {
+class PretendFork implements ForkedState {
   readonly resolved = new Set<string>();
   readonly batches: string[][] = [];
   readonly onResolve: (() => void) | undefined;
@@ -148,6 +149,15 @@ test('a remote that cannot be read is a JSON-RPC -32603 naming the forked networ
     simulateOnFork({ transactionXdr: envelope, simulate: pretendSimulation(fork, { n: 0 }), fork, storedEntry: () => undefined }),
     (e: unknown) => e instanceof RpcError && e.code === -32603
       && e.message === 'could not read ledger entries from the forked network http://remote.invalid/: getLedgerEntries at http://remote.invalid/: no answer',
+  );
+});
+
+test('the fork\'s own ForkFetchError keeps its message', async () => {
+  const fork = new PretendFork(() => { throw new ForkFetchError('http://remote.invalid/', new Error('no answer')); });
+  await assert.rejects(
+    simulateOnFork({ transactionXdr: envelope, simulate: pretendSimulation(fork, { n: 0 }), fork, storedEntry: () => undefined }),
+    (e: unknown) => e instanceof RpcError && e.code === -32603
+      && e.message === 'could not read ledger entries from the forked network http://remote.invalid/: no answer',
   );
 });
 

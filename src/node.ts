@@ -39,6 +39,9 @@ import { createFollowIngester } from './follow/followedNetwork.ts';
 import { createPublisher } from './standalone/standalonePublishing.ts';
 import { bannerInfo, printBanner } from './standalone/banner.ts';
 import { loadStateSnapshot, type LoadedSnapshot } from './standalone/ledgerSnapshot.ts';
+import { FORK_LEDGER, prepareFork, type ForkGenesis } from './fork/forkStart.ts';
+import { RemoteForkedState, type ForkedState } from './fork/forkedState.ts';
+import { RemoteRpc } from './fork/remoteRpc.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 
@@ -60,10 +63,14 @@ interface LedgerSide {
   describe: Record<string, unknown>;
   /** The standalone network, when its developer methods are served. */
   dev?: StandaloneNetwork;
+  /** A fork's lazy state (--fork-url). */
+  fork?: ForkedState;
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
+  // --fork-url: the remote checked (and its passphrase taken) before the database is claimed
+  const forkGenesis = await prepareFork(store, config).catch((e: unknown) => { store.close(); throw e; });
   const snapshot = loadStateSnapshot(store, config); // --load-state: read and checked before the database is claimed
   checkNetwork(store, config);
   // simulateTransaction (and the faucet's contract fundings): the native host reads the same
@@ -78,7 +85,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   feed.listen((ledgers) => setLatestLedger(ledgers[ledgers.length - 1].ledger.sequence));
   feed.listenReverts(setLatestLedger);
   const writer = new LedgerWriter(store, feed, config.historyRetentionWindow);
-  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, snapshot);
+  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, snapshot, forkGenesis);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
@@ -94,7 +101,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
   // serving does not depend on the transport: one dispatcher for every way requests arrive
-  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive, dev: side.dev };
+  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive, dev: side.dev, fork: side.fork };
   const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods, ...developerMethods(side, config)], logger, metrics: getMetrics(), limits: config, ctx });
   // streaming: subscriptions fed by the same commit point, served by the transports below
   const hub = new SubscriptionHub({
@@ -177,7 +184,7 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
   return new DatastoreLedgerArchive(source, { logger });
 }
 
-function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, snapshot?: LoadedSnapshot): LedgerSide {
+function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis): LedgerSide {
   const { store } = writer;
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
@@ -192,7 +199,15 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
     writer, config, logger,
     observeIngestion: (type, seconds) => observeIngestion(type, seconds),
   });
-  network.init(snapshot);
+  network.init(snapshot, forkGenesis);
+  let fork: RemoteForkedState | undefined;
+  if (config.forkUrl) {
+    fork = new RemoteForkedState({
+      store, remote: new RemoteRpc(config.forkUrl), forkLedger: Number(store.metadata(FORK_LEDGER)),
+      onStored: (writes) => network.forkedEntriesStored(writes),
+    });
+    network.attachFork(fork);
+  }
   const faucet = config.friendbot ? new Faucet(network, store, simulator, logger) : undefined;
   return {
     submitter: network,
@@ -206,8 +221,9 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
       printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl), config.logFormat);
     },
     async stop() { await network.stop(); },
-    describe: { mode: 'standalone', closeMode: config.closeMode },
+    describe: { mode: 'standalone', closeMode: config.closeMode, ...(fork ? { forkOf: config.forkUrl, forkLedger: Number(store.metadata(FORK_LEDGER)) } : {}) },
     ...(config.devMethods ? { dev: network } : {}),
+    ...(fork ? { fork } : {}),
   };
 }
 

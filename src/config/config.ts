@@ -40,6 +40,11 @@ export interface Config {
   accounts: number;
   /** A JSON ledger snapshot the new standalone network starts from (src/standalone/ledgerSnapshot.ts); "" = none. */
   loadState: string;
+  /**
+   * Fork this network's RPC (src/fork/): the standalone network starts at its latest ledger and reads
+   * the entries it lacks from it on first use; "" = not a fork.
+   */
+  forkUrl: string;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -155,6 +160,7 @@ export const defaultConfig: Config = {
   limits: 'testnet',
   accounts: 10,
   loadState: '',
+  forkUrl: '',
   network: '',
   datastore: '',
   datastorePollInterval: 1000,

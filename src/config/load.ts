@@ -13,7 +13,9 @@ export interface ConfigSources {
 
 export function loadConfig(src: ConfigSources): Config {
   const config: Config = structuredClone(defaultConfig);
+  const given = new Set<keyof Config>();
   const set = (spec: OptionSpec, value: unknown) => {
+    given.add(spec.key);
     const c = config as unknown as Record<string, unknown>;
     if (spec.member === undefined) c[spec.key] = value;
     else (c[spec.key] as Record<string, unknown>)[spec.member] = value;
@@ -38,6 +40,8 @@ export function loadConfig(src: ConfigSources): Config {
     if (spec.flag in src.flags) set(spec, parseOption(spec, src.flags[spec.flag]));
   }
   applyNetworkPreset(config);
+  // a fork takes the remote's passphrase unless one was given (src/fork/forkStart.ts fills it in)
+  if (config.forkUrl && !given.has('networkPassphrase')) config.networkPassphrase = '';
   return config;
 }
 

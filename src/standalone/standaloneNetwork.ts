@@ -8,7 +8,7 @@ import type { CloseMode, Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
+import { bytesEqual, toBase64, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
@@ -33,6 +33,12 @@ import { Impersonation } from './impersonation.ts';
 import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
 import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
+import { markResolved, type ForkedState } from '../fork/forkedState.ts';
+import { FORK_LEDGER, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
+import type { StoredEntry } from '../store/types.ts';
+
+/** A fork's dry runs before a submission or a close: at most this many rounds of fetching what they missed. */
+const MAX_DISCOVERY_ROUNDS = 8;
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -77,6 +83,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private exclusiveOp: Promise<unknown> | undefined;
   /** Accounts whose signatures are not needed (lumen_impersonateAccount). */
   readonly impersonation = new Impersonation();
+  /** A fork (--fork-url): where the entries not held locally come from (src/fork/forkedState.ts). */
+  private fork: ForkedState | undefined;
+  /** During a fork's dry run: the keys read that were absent and never resolved. */
+  private misses: Map<string, Uint8Array> | undefined;
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
@@ -98,7 +108,11 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.queue = new TransactionQueue(opts.config.transactionQueueLimit);
     this.observeIngestion = opts.observeIngestion ?? (() => {});
     this.state = {
-      getEntry: (key) => { const e = this.store.entry(key); return e ? decodeLedgerEntry(e.entry) : undefined; },
+      getEntry: (key) => {
+        const e = this.store.entry(key);
+        if (!e && this.misses && this.fork && !this.fork.isResolved(key)) this.misses.set(toBase64(key), key);
+        return e ? decodeLedgerEntry(e.entry) : undefined;
+      },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
       offersBySeller: (seller) => this.orderBook.offersBySeller(seller),
       // few per account, so read from storage as one key range rather than indexed in memory
@@ -111,8 +125,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
    * Creates ledger 1 on an empty store (the node has checked the store belongs to this network), or
    * with `snapshot` (--load-state, see loadStateSnapshot) the genesis ledger holding its state.
    */
-  init(snapshot?: LoadedSnapshot): void {
-    if (!this.store.latestLedger()) this.createGenesis(snapshot);
+  init(snapshot?: LoadedSnapshot, fork?: ForkGenesis): void {
+    if (!this.store.latestLedger()) this.createGenesis(snapshot, fork);
     else noteGenesisSettings(this.store, this.config, this.log);
     this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
     this.soroban = this.sorobanEnv();
@@ -152,16 +166,24 @@ export class StandaloneNetwork implements TransactionSubmitter {
     return index;
   }
 
-  private createGenesis(snapshot: LoadedSnapshot | undefined): void {
+  private createGenesis(snapshot: LoadedSnapshot | undefined, fork: ForkGenesis | undefined): void {
     const archival = { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl };
-    // --load-state: the genesis is the snapshot's ledger, holding its state (src/standalone/ledgerSnapshot.ts)
+    // --load-state: the genesis is the snapshot's ledger, holding its state (src/standalone/ledgerSnapshot.ts);
+    // --fork-url: the remote's latest ledger, holding its settings and the local root (src/fork/forkStart.ts)
     const from = snapshot
       ? genesisFromSnapshot(snapshot, { networkId: this.networkId, passphrase: this.config.networkPassphrase, protocolVersion: PROTOCOL_VERSION, archival })
-      : undefined;
+      : fork;
     const genesis = genesisLedger(this.networkId, {
       closeTime: this.nextCloseTime(from?.closeTime ?? 0n), maxTxSetSize: this.config.maxTxSetSize, archival, from,
       limits: this.config.limits, accounts: genesisTestAccounts(this.config),
     });
+    if (fork) {
+      // before the genesis is stored: a database with ledgers and no fork URL is not a fork
+      this.store.setMetadata(FORK_URL, fork.forkUrl);
+      this.store.setMetadata(FORK_LEDGER, String(fork.ledgerSeq));
+      // what the genesis holds is local (the root, the test accounts, the settings): never fetched
+      markResolved(this.store, genesis.entries.map((e) => encodeLedgerKey(ledgerKeyOf(e.data))));
+    }
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
     const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
     for (const e of genesis.entries) {
@@ -169,8 +191,46 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
     this.writer.write([batch], { deriveStateSizeWindow: false });
     recordGenesisSettings(this.store, this.config);
-    this.log.info({ ledger: from?.ledgerSeq ?? 1, entries: genesis.entries.length, ...(from ? { loadedState: this.config.loadState || true } : {}) },
+    this.log.info({ ledger: from?.ledgerSeq ?? 1, entries: genesis.entries.length, ...(snapshot ? { loadedState: this.config.loadState || true } : {}),
+      ...(fork ? { forkOf: fork.forkUrl } : {}) },
       'created the genesis ledger');
+  }
+
+  /** Makes this network a fork reading what it lacks from `fork` (after init). */
+  attachFork(fork: ForkedState): void { this.fork = fork; }
+
+  /** The fork stored entries it fetched: what is kept in memory about the state learns them. */
+  forkedEntriesStored(writes: readonly StoredEntry[]): void {
+    this.sorobanState?.apply(writes);
+    this.orderBook.apply(writes);
+  }
+
+  /**
+   * A fork's discovery loop: runs `dryRun` recording the absent keys it read that were never
+   * resolved, fetches them, and runs again until it misses nothing (at most MAX_DISCOVERY_ROUNDS).
+   */
+  private async discover(dryRun: () => void, signal?: AbortSignal): Promise<void> {
+    const fork = this.fork;
+    if (!fork) return;
+    for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
+      const misses = new Map<string, Uint8Array>();
+      this.misses = misses;
+      try { dryRun(); } catch { /* the real run reports it */ } finally { this.misses = undefined; }
+      if (misses.size === 0) return;
+      await fork.resolve([...misses.values()], { signal });
+    }
+  }
+
+  /**
+   * Applies `frames` (and the pending upgrades) as the next ledger would, without storing anything:
+   * what they read is what discovery needs.
+   */
+  private dryRun(frames: TransactionFrame[], prev = this.latestHeader()): void {
+    const steps = closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
+      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
+      upgrades: this.pendingUpgrades, impersonated: this.impersonation,
+    });
+    while (!steps.next().done) { /* each step */ }
   }
 
   get closeMode(): CloseMode { return this.mode; }
@@ -223,6 +283,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
     const frame: TransactionFrame = { ...frameOf(envelope, this.networkId), envelopeXdr };
+    // a fork: what validating and applying it reads is fetched first (a remote failure rejects: nothing queued)
+    if (this.fork) await this.discover(() => this.dryRun([frame]));
     await verifySignaturesOffThread(frame, this.state, this.verifier);
     return this.submitFrame(frame);
   }
@@ -410,6 +472,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   private async closeWith(prev: xdr.LedgerHeaderHistoryEntryWire, frames: TransactionFrame[]): Promise<number> {
+    // a fork: the ledger's transactions (and upgrades) read each other's writes; what they would read
+    // and nobody has fetched yet (what an earlier transaction's changes lead to) is fetched first
+    if (this.fork && (frames.length > 0 || this.pendingUpgrades.length > 0)) await this.discover(() => this.dryRun(frames, prev));
     const work = new SlicedWork(() => this.stopped, this.closeSliceMs);
     const seq = prev.header.ledgerSeq + 1;
     const soroban = this.soroban;

@@ -1,6 +1,7 @@
 // sendTransaction: decode the envelope, hand it to the submitter (the standalone queue or a core
 // node), and report the submitter's verdict with the latest ledger. It does not wait for inclusion.
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
+import { ForkFetchError } from '../../fork/forkedState.ts';
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import { toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
@@ -78,6 +79,8 @@ export const sendTransaction: Method = {
     } catch (e) {
       if (e instanceof CoreExceptionError) throw internalError('received exception from stellar-core');
       if (e instanceof CoreStatusError) throw internalError('invalid status from stellar-core');
+      // a fork that could not fetch what the transaction reads: nothing was queued
+      if (e instanceof ForkFetchError) throw internalError(e.message);
       throw internalError('could not submit transaction to stellar-core');
     }
     if (!STATUSES.has(result.status)) throw internalError('invalid status from stellar-core');

@@ -102,7 +102,7 @@ export const migrations: readonly string[] = [
   // forked network for (found or not), so the cache of fetched entries survives a restart and a key
   // is never fetched twice. Empty on every other network.
   `
-  CREATE TABLE fork_resolved (
+  CREATE TABLE IF NOT EXISTS fork_resolved (
     key BLOB PRIMARY KEY       -- LedgerKey XDR
   ) WITHOUT ROWID;
   `,

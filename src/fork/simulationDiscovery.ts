@@ -9,9 +9,12 @@
 //  3. resolve the unresolved ones; when there were any, simulate again (the new entries may lead
 //     the contract elsewhere: a call into another contract, storage under a key computed from what
 //     it just read), at most MAX_ROUNDS simulations in all.
+// Authorization nonces are the exception: recording mode invents a random nonce per run (a new
+// temporary entry every time, which the remote cannot hold), so a nonce key is resolved only when
+// the envelope's own auth entries name it (enforcing mode), before the first run.
 // A simulation that still reads unresolved keys in its last round is answered as an error rather
 // than as a result computed against entries that may exist on the remote.
-import { decodeLedgerEntry, encodeLedgerKey, muxedToAccountId, accountKey, toHex } from '../xdr/codec.ts';
+import { decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, muxedToAccountId, accountKey, toHex } from '../xdr/codec.ts';
 import type { LedgerKey } from '../xdr/codec.ts';
 import { decodeEnvelope, innerTransaction } from '../xdr/transactions.ts';
 import { xdr } from '@stellar/stellar-sdk';
@@ -78,7 +81,7 @@ export async function simulateOnFork(input: DiscoveryInput): Promise<DiscoveryOu
     const simulation = await input.simulate();
     rounds++;
     const read = [...keysOfSimulation(simulation), ...known.declared];
-    const missing = unresolved(fork, read);
+    const missing = unresolved(fork, read.filter((k) => !isNonceKey(k)));
     if (missing.length === 0) return { simulation, rounds, resolvedKeys, exhausted: false };
     if (rounds >= MAX_ROUNDS) return { simulation, rounds, resolvedKeys, exhausted: true };
     await resolveMissing(missing);
@@ -95,6 +98,14 @@ function remoteFailure(e: unknown): RpcError {
   const message = e instanceof Error ? e.message : String(e);
   const url = typeof (e as { url?: unknown })?.url === 'string' ? ` ${(e as { url: string }).url}` : '';
   return internalError(`could not read ledger entries from the forked network${url}: ${message}`);
+}
+
+/** A ContractData key of an authorization nonce (ScVal SCV_LEDGER_KEY_NONCE). */
+function isNonceKey(keyXdr: Uint8Array): boolean {
+  // LedgerKey CONTRACT_DATA (6), then the contract's ScAddress, then the ScVal key's type (21)
+  if (keyXdr[3] !== 6) return false;
+  const key = decodeLedgerKey(keyXdr);
+  return key.type === 6 && key.contractData.key.type === 21;
 }
 
 /** The keys among `keys` the fork never resolved, once each; network configuration keys excepted. */
@@ -133,7 +144,10 @@ function footprintKeys(sorobanDataB64: string): Uint8Array[] {
 }
 
 interface EnvelopeKeys {
-  /** Resolved before the first simulation: the source account(s) and the invoked contract's instance. */
+  /**
+   * Resolved before the first simulation: the source account(s), the invoked contract's instance
+   * and the nonces of the envelope's address-credential auth entries.
+   */
   first: Uint8Array[];
   /** The instance keys among `first` (their code is resolved next). */
   instances: Uint8Array[];
@@ -153,7 +167,17 @@ export function keysOfEnvelope(transactionXdr: string): EnvelopeKeys {
   out.first.push(encodeLedgerKey(accountKey(muxedToAccountId(tx.sourceAccount))));
   for (const op of tx.operations) {
     if (op.sourceAccount) out.first.push(encodeLedgerKey(accountKey(muxedToAccountId(op.sourceAccount))));
-    if (op.body.type === 24 && op.body.invokeHostFunctionOp.hostFunction.type === 0) {
+    if (op.body.type !== 24) continue;
+    for (const { credentials: c } of op.body.invokeHostFunctionOp.auth) {
+      // address credentials (and their CAP-71 forms): the nonce entry the host checks and creates
+      const address = c.type === 1 ? c.address : c.type === 2 ? c.addressV2 : c.type === 3 ? c.addressWithDelegates.addressCredentials : undefined;
+      if (address) {
+        out.first.push(encodeLedgerKey({
+          type: 6, contractData: { contract: address.address, key: { type: 21, nonceKey: { nonce: address.nonce } }, durability: 0 },
+        } as LedgerKey));
+      }
+    }
+    if (op.body.invokeHostFunctionOp.hostFunction.type === 0) {
       const { contractAddress } = op.body.invokeHostFunctionOp.hostFunction.invokeContract;
       const instance: LedgerKey = { type: 6, contractData: { contract: contractAddress, key: { type: 20 }, durability: 1 } } as LedgerKey;
       const key = encodeLedgerKey(instance);

@@ -190,3 +190,29 @@ function sorobanData(readOnly: Key[]): string {
     resources: { footprint: { readOnly, readWrite: [] }, instructions: 0, diskReadBytes: 0, writeBytes: 0 },
   } as xdr.SorobanTransactionDataWire));
 }
+
+test('nonce keys: a recorded (random) nonce is never fetched nor re-run for; an envelope auth entry\'s nonce is resolved first', async () => {
+  const nonceKey = (nonce: bigint): Key => ({ type: 6, contractData: { contract: { type: 0, accountId: { type: 0, ed25519: new Uint8Array(source.rawPublicKey()) } }, key: { type: 21, nonceKey: { nonce } }, durability: 0 } } as Key);
+  const fork = new PretendFork();
+  let n = 0;
+  const outcome = await simulateOnFork({
+    transactionXdr: envelope, fork, storedEntry: () => undefined,
+    simulate: async () => {
+      n++;
+      return { result: { xdr: 'AAAAAQ==', auth: [] }, minResourceFee: '1', events: [], contractEvents: [], stateChanges: [], cost: { cpuInsns: '0', memBytes: '0' }, latestLedger: 1, readKeys: [b64(nonceKey(BigInt(n)))] };
+    },
+  });
+  assert.equal(outcome.exhausted, false);
+  assert.equal(n, 1);
+  assert.equal(fork.has(nonceKey(1n)), false);
+
+  const signed = new TransactionBuilder(new Account(source.publicKey(), '1'), { fee: '100', networkPassphrase: PASSPHRASE })
+    .addOperation(xdr.Operation.fromXdrObject({ sourceAccount: null, body: { type: 24, invokeHostFunctionOp: {
+      hostFunction: { type: 0, invokeContract: { contractAddress: addrA, functionName: new xdr.XdrString('f'), args: [] } },
+      auth: [{
+        credentials: { type: 1, address: { address: { type: 0, accountId: { type: 0, ed25519: new Uint8Array(source.rawPublicKey()) } }, nonce: 77n, signatureExpirationLedger: 100, signature: { type: 1 } } },
+        rootInvocation: { function: { type: 0, contractFn: { contractAddress: addrA, functionName: new xdr.XdrString('f'), args: [] } }, subInvocations: [] },
+      }],
+    } } } as xdr.OperationWire)).setTimeout(0).build().toXDR();
+  assert.ok(keysOfEnvelope(signed).first.some((k) => toHex(k) === toHex(bytes(nonceKey(77n)))));
+});

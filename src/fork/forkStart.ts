@@ -81,8 +81,20 @@ async function remoteConfigSettings(remote: RemoteRpc): Promise<LedgerEntry[]> {
     ? genesisConfigSettings().map((e) => (e.data.type === 8 ? e.data.configSetting.configSettingID : -1)).filter((id) => id >= 0)
     : Object.values(ConfigSettingId);
   const keys = ids.map((id) => toBase64(encodeLedgerKey({ type: 8, configSetting: { configSettingId: id } })));
-  const answer = await remote.getLedgerEntries(keys);
-  return answer.entries.map((e) => ({
+  let found;
+  try {
+    found = (await remote.getLedgerEntries(keys)).entries;
+  } catch (e) {
+    // a remote on an older protocol may refuse a setting id it does not know: then one at a time
+    if (!(e instanceof ForkRemoteError) || e.code !== -32602) throw e;
+    found = [];
+    for (const key of keys) {
+      try { found.push(...(await remote.getLedgerEntries([key])).entries); } catch (one) {
+        if (!(one instanceof ForkRemoteError) || one.code !== -32602) throw one;
+      }
+    }
+  }
+  return found.map((e) => ({
     lastModifiedLedgerSeq: e.lastModifiedLedgerSeq,
     data: xdr.LedgerEntryData.schema.decode(Buffer.from(e.xdr, 'base64')),
     ext: e.extXdr ? xdr.LedgerEntryExt.schema.decode(Buffer.from(e.extXdr, 'base64')) : { v: 0 },

@@ -1,0 +1,58 @@
+// --fork-url's configuration and start rules without a running remote: the passphrase is left to the
+// remote unless given; a database that is already a fork continues without asking the remote (its
+// stored passphrase taken); another URL, a non-fork database, a fork started without --fork-url,
+// and the follow options or --load-state together with it are refused; an unreachable remote on an
+// empty database stops the start before anything is claimed.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { loadConfig } from '../../../src/config/load.ts';
+import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
+import { FORK_LEDGER, FORK_URL, ForkStartError, prepareFork } from '../../../src/fork/forkStart.ts';
+
+const config = (flags: Record<string, unknown>) => loadConfig({ flags: { 'db-path': 'x.sqlite', ...flags }, env: {} });
+const newStore = () => new SqliteStore(join(mkdtempSync(join(tmpdir(), 'lumen-forkstart-')), 's.sqlite'));
+function withLedger(store: SqliteStore): SqliteStore {
+  store.ingest({ ledger: { sequence: 50, hash: new Uint8Array(32), closeTime: 1, protocolVersion: 23, header: new Uint8Array(), meta: new Uint8Array() },
+    transactions: [], entryWrites: [], feeSamples: [] }, 100);
+  return store;
+}
+
+it('the passphrase is the remote\'s unless given', () => {
+  assert.equal(config({ 'fork-url': 'http://r' }).networkPassphrase, '');
+  assert.equal(config({ 'fork-url': 'http://r', 'network-passphrase': 'P' }).networkPassphrase, 'P');
+  assert.equal(config({}).networkPassphrase, 'Standalone Network ; February 2017');
+});
+
+it('a fork continues on its database without asking the remote; other combinations are refused', async () => {
+  const store = withLedger(newStore());
+  store.setMetadata(FORK_URL, 'http://127.0.0.1:9');
+  store.setMetadata(FORK_LEDGER, '50');
+  store.setMetadata('networkPassphrase', 'Remote ; 1');
+  const same = config({ 'fork-url': 'http://127.0.0.1:9' });
+  assert.equal(await prepareFork(store, same), undefined); // port 9 would not answer: nothing was asked
+  assert.equal(same.networkPassphrase, 'Remote ; 1');
+  await assert.rejects(prepareFork(store, config({ 'fork-url': 'http://other' })), /is a fork of http:\/\/127\.0\.0\.1:9; a fork continues/);
+  await assert.rejects(prepareFork(store, config({})), /holds a fork of http:\/\/127\.0\.0\.1:9: start it with --fork-url/);
+  const plain = withLedger(newStore());
+  await assert.rejects(prepareFork(plain, config({ 'fork-url': 'http://r' })), /already holds a network that is not a fork/);
+  assert.equal(await prepareFork(plain, config({})), undefined);
+  await assert.rejects(prepareFork(newStore(), config({ 'fork-url': 'http://r', datastore: '/d' })), ForkStartError);
+  await assert.rejects(prepareFork(newStore(), config({ 'fork-url': 'http://r', 'load-state': 's.json' })), /--fork-url and --load-state/);
+});
+
+it('an unreachable remote stops the start of a new fork, with nothing claimed', async () => {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  const store = newStore();
+  const c = config({ 'fork-url': `http://127.0.0.1:${port}` });
+  await assert.rejects(prepareFork(store, c, { retries: 0 }), /--fork-url: the forked network cannot be read: getNetwork at .*: no answer/);
+  assert.equal(store.metadata('networkPassphrase'), undefined);
+  assert.equal(store.metadata(FORK_URL), undefined);
+  assert.equal(c.networkPassphrase, '');
+});

@@ -126,6 +126,17 @@ describe('fork a network (--fork-url)', () => {
     assert.equal(editedOnB.seqNum, (await accountEntry(sA, edited)).seqNum);
   });
 
+  it('a revert keeps what was fetched after the snapshot, and undoes local changes to it', async () => {
+    const whale = (await fundedAccount(a.url)).publicKey();
+    const { id } = await call(b, 'lumen_snapshot');
+    const onA = await accountEntry(sA, whale);
+    assert.equal((await accountEntry(sB, whale)).balance, onA.balance); // fetched now
+    await call(b, 'lumen_setBalance', { account: whale, balance: '77000000' });
+    assert.equal((await accountEntry(sB, whale)).balance, 77000000n);
+    await call(b, 'lumen_revert', { id });
+    assert.equal((await accountEntry(sB, whale)).balance, onA.balance, 'back to the fetched value, not absent');
+  });
+
   it('A is untouched: its state is as before and it never saw B\'s transactions', async () => {
     assert.equal(sentOnB.length, 4);
     for (const hash of sentOnB) assert.equal((await sA.getTransaction(hash)).status, 'NOT_FOUND');

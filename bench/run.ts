@@ -35,6 +35,7 @@ import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHis
 import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench } from './streaming.ts';
 import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } from './snapshot.ts';
 import { DEFAULT_FAST_FORWARD_OPTIONS, QUICK_FAST_FORWARD_OPTIONS, runFastForwardBench } from './fastForward.ts';
+import { DEFAULT_FORK_OPTIONS, QUICK_FORK_OPTIONS, runForkBench } from './fork.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -294,6 +295,12 @@ async function fastForwardSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function forkSection(): Promise<void> {
+  const r = await runForkBench(QUICK ? QUICK_FORK_OPTIONS : DEFAULT_FORK_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const date = new Date().toISOString();
@@ -314,6 +321,10 @@ await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a his
 await section('fast-forward', ['Fast-forward: 1,000,000 ledgers in one lumen_closeLedgers (standalone, contract state)'], fastForwardSection);
 await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
 await section('snapshot and revert', ['Snapshot and revert, 100,000 entries in the state'], snapshotSection);
+await section('fork (lazy state from a remote)', [
+  'Fork: getLedgerEntries (1 account), first call on B (fetched from A)', 'Fork: getLedgerEntries (1 account), later calls on B (resolved)',
+  'Fork: simulateTransaction (counter increment), first call on B (instance fetched)', 'Fork: simulateTransaction (counter increment), later calls on B (resolved)',
+], forkSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();
 

@@ -139,6 +139,9 @@ pub struct SimulationResult {
     /// The protocol of the host line that ran the simulation (0 when none did: the database could
     /// not be read, or no line runs the ledger's protocol).
     pub host_protocol: u32,
+    /// LedgerKey XDR, base64, each: every key the host asked the database for, found or not, also
+    /// on failure.
+    pub read_keys: Vec<String>,
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -181,6 +184,7 @@ fn to_js(out: SimulationOutput) -> SimulationResult {
         }),
         latest_ledger: out.latest_ledger,
         host_protocol: out.host_protocol,
+        read_keys: out.read_keys.iter().map(|k| b64(k)).collect(),
     }
 }
 

@@ -157,6 +157,9 @@ pub struct SimulationOutput {
     pub latest_ledger: u32,
     /// The protocol of the host line that ran the simulation (0 when none did).
     pub host_protocol: u32,
+    /// LedgerKey XDR each: every key the host asked the database for, found or not, also on
+    /// failure (a fork fetches the ones it never resolved and simulates again: src/fork/).
+    pub read_keys: Vec<Vec<u8>>,
 }
 
 impl SimulationOutput {
@@ -270,7 +273,8 @@ fn on_line_of_ledger(
             ledger.params.sequence,
         );
     };
-    SimulationOutput { host_protocol: protocol, ..simulate(line, &snapshot, &ledger) }
+    let out = simulate(line, &snapshot, &ledger);
+    SimulationOutput { host_protocol: protocol, read_keys: snapshot.take_reads(), ..out }
 }
 
 /// Simulates an InvokeHostFunction operation.

@@ -126,6 +126,8 @@ pub struct Snapshot {
     storage_error: RefCell<Option<anyhow::Error>>,
     /// A storage read failed: the connection is not pooled again (the error itself may be taken).
     failed: Cell<bool>,
+    /// Every LedgerKey XDR simulation asked for, in order, once each (a fork resolves them: src/fork/).
+    reads: RefCell<Vec<Vec<u8>>>,
 }
 
 impl Snapshot {
@@ -141,6 +143,7 @@ impl Snapshot {
             conn: Some(conn),
             storage_error: RefCell::new(None),
             failed: Cell::new(false),
+            reads: RefCell::new(Vec::new()),
         })
     }
 
@@ -185,6 +188,20 @@ impl Snapshot {
                 *slot = Some(e);
             }
         }
+    }
+
+    /// Notes a key simulation asked for (found or not).
+    pub fn record_read(&self, key_xdr: &[u8]) {
+        if let Ok(mut reads) = self.reads.try_borrow_mut() {
+            if !reads.iter().any(|k| k.as_slice() == key_xdr) {
+                reads.push(key_xdr.to_vec());
+            }
+        }
+    }
+
+    /// The keys simulation asked for so far.
+    pub fn take_reads(&self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut *self.reads.borrow_mut())
     }
 
     /// The storage failure seen during the simulation, if any.

@@ -71,6 +71,8 @@ export interface NativeSimulationResult {
   latestLedger: number;
   /** The protocol of the host line that ran the simulation; 0 when none did (optional for test doubles). */
   hostProtocol?: number;
+  /** LedgerKey XDR, base64, each: every key the host asked the database for (optional for test doubles). */
+  readKeys?: string[];
 }
 
 export interface NativeHostInfo {

@@ -87,6 +87,11 @@ export interface Simulation {
    * networks not yet upgraded); absent when none did. For logs and metrics, not the RPC answer.
    */
   hostProtocol?: number;
+  /**
+   * LedgerKey XDR (base64) of every key the host asked the database for, found or not, failures
+   * included (a fork resolves them: src/fork/simulationDiscovery.ts). Not part of the RPC answer.
+   */
+  readKeys?: string[];
 }
 
 export interface SimulatorOptions {
@@ -127,6 +132,7 @@ function normalize(r: NativeSimulationResult): Simulation {
     ...(preamble ? { restorePreamble: { transactionData: preamble.transactionData, minResourceFee: String(preamble.minResourceFee) } } : {}),
     latestLedger: r.latestLedger,
     ...(r.hostProtocol ? { hostProtocol: r.hostProtocol } : {}),
+    ...(r.readKeys ? { readKeys: r.readKeys } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ fn stored_entry(snapshot: &Snapshot, key_xdr: &[u8]) -> Result<Option<LedgerEntr
 /// until 0, as the reference passes core's archived entries), so simulation marks it for restore.
 fn entry_with_live_until(snapshot: &Snapshot, key: &LedgerKey) -> Result<Option<EntryWithLiveUntil>> {
     let key_xdr = key.to_xdr(Limits::none())?;
+    snapshot.record_read(&key_xdr);
     let Some(entry) = stored_entry(snapshot, &key_xdr)? else { return Ok(None) };
     let live_until = match key {
         LedgerKey::ContractData(_) | LedgerKey::ContractCode(_) => {

@@ -5,12 +5,14 @@
 // only params of the wrong JSON type are -32602, and the time limit is -32001 (dispatcher).
 import { PreflightQueueFullError } from '../../host/simulator.ts';
 import type { Simulation } from '../../host/simulator.ts';
-import type { Method } from './types.ts';
+import type { Method, MethodContext } from './types.ts';
 import { impersonatedSimulation } from '../../standalone/impersonation.ts';
 import {
   AUTH_MODES, ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult, simulationResultSchema,
 } from './shared/simulation.ts';
 import { xdrFormatParam } from './shared/schemas.ts';
+import { RpcError } from '../errors.ts';
+import { exhaustedError, simulateOnFork } from '../../fork/simulationDiscovery.ts';
 
 const U32_MAX = 0xffff_ffff;
 
@@ -42,26 +44,28 @@ export const simulateTransaction: Method = {
     const latest = ctx.store.ledgerRange()?.latest.sequence;
     if (latest === undefined) return { error: ERR_EMPTY_DB, latestLedger: 0 };
 
+    const leeway = (params.resourceConfig as { instructionLeeway?: number } | undefined)?.instructionLeeway ?? 0;
+    if (plan.kind === 'invoke' && leeway > U32_MAX) return { error: ERR_LEEWAY_RANGE, latestLedger: latest };
     let sim: Simulation;
     try {
-      if (plan.kind === 'invoke') {
-        const leeway = (params.resourceConfig as { instructionLeeway?: number } | undefined)?.instructionLeeway ?? 0;
-        if (leeway > U32_MAX) return { error: ERR_LEEWAY_RANGE, latestLedger: latest };
-        // impersonated accounts' auth entries are signed by the engine, as apply signs them
-        const impersonated = ctx.dev && impersonatedSimulation(ctx.dev.impersonation, plan.transactionXdr, ctx.dev.networkId, latest);
-        sim = await ctx.simulator.invoke({ transactionXdr: impersonated?.transactionXdr ?? plan.transactionXdr }, {
+      // impersonated accounts' auth entries are signed by the engine, as apply signs them
+      const impersonated = plan.kind === 'invoke' && ctx.dev
+        ? impersonatedSimulation(ctx.dev.impersonation, plan.transactionXdr, ctx.dev.networkId, latest) : undefined;
+      const run = (): Promise<Simulation> => (plan.kind === 'invoke'
+        ? ctx.simulator.invoke({ transactionXdr: impersonated?.transactionXdr ?? plan.transactionXdr }, {
           ...impersonated?.options,
           authMode: plan.authMode,
           useUpgradedAuth: params.useUpgradedAuth === true,
           instructionLeeway: leeway,
           enableDebug: ctx.config.preflightEnableDebug,
           signal,
-        });
-        if (impersonated && sim.result) sim = { ...sim, result: { ...sim.result, auth: impersonated.shownAuth(sim.result.auth) } };
-      } else {
-        sim = await ctx.simulator.footprint({ transactionXdr: plan.transactionXdr }, { signal });
-      }
+        })
+        : ctx.simulator.footprint({ transactionXdr: plan.transactionXdr }, { signal }));
+      // on a fork, what the simulation reads is fetched from the forked network as it finds it
+      sim = ctx.fork ? await forkSimulation(ctx, plan.transactionXdr, run, signal) : await run();
+      if (impersonated && sim.result) sim = { ...sim, result: { ...sim.result, auth: impersonated.shownAuth(sim.result.auth) } };
     } catch (e) {
+      if (e instanceof RpcError) throw e; // the forked network could not be read (src/fork/)
       if (e instanceof PreflightQueueFullError) return { error: ERR_QUEUE_FULL, latestLedger: latest };
       if (signal.aborted) throw e; // timed out while waiting: the dispatcher has answered -32001
       return { error: e instanceof Error ? e.message : String(e), latestLedger: latest };
@@ -70,3 +74,12 @@ export const simulateTransaction: Method = {
     return simulationResult(sim, plan, sim.latestLedger || latest);
   },
 };
+
+async function forkSimulation(ctx: MethodContext, transactionXdr: string, simulate: () => Promise<Simulation>, signal: AbortSignal): Promise<Simulation> {
+  const outcome = await simulateOnFork({
+    transactionXdr, simulate, fork: ctx.fork!, storedEntry: (key) => ctx.store.entry(key)?.entry, signal,
+  });
+  if (!outcome.exhausted) return outcome.simulation;
+  const { latestLedger, events, cost } = outcome.simulation;
+  return { error: exhaustedError(outcome.rounds), minResourceFee: '0', events, contractEvents: [], stateChanges: [], cost, latestLedger };
+}

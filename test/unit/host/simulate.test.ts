@@ -156,6 +156,17 @@ test('a trap, a missing contract and a missing function are host errors too', as
   assert.match(noFn.error ?? '', /^HostError: Error\(WasmVm, /);
 });
 
+test('readKeys: every key the host asked the database for, found or not, failures included (a fork fetches them)', async () => {
+  const ok = await sim.invoke({ operationXdr: invokeOp(contractId, 'incr', [u32(1)]), sourceAccount: ROOT });
+  assert.equal(ok.error, undefined, ok.error);
+  for (const k of [instanceKey(contractId), codeKey(wasmHash), counterKey(contractId)]) assert.ok(ok.readKeys?.includes(keyB64(k)), 'read');
+  const nobody = sha256(Buffer.from('nobody'));
+  const missing = await sim.invoke({ operationXdr: invokeOp(nobody, 'hello', []), sourceAccount: ROOT });
+  assert.match(missing.error ?? '', /MissingValue/);
+  assert.ok(missing.readKeys?.includes(keyB64(instanceKey(nobody))), 'the missing instance is reported');
+  assert.equal(new Set(missing.readKeys).size, missing.readKeys!.length, 'once each');
+});
+
 test('a loop that exhausts the budget fails with a budget error', async () => {
   const r = await sim.invoke({ operationXdr: invokeOp(contractId, 'spin', []), sourceAccount: ROOT });
   assert.match(r.error ?? '', /^HostError: Error\(Budget, ExceededLimit\)/);

@@ -5,6 +5,9 @@
 // stops the start with a clear error.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Operation, Asset, StrKey, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry } from './support/sdk.ts';
@@ -130,7 +133,7 @@ describe('fork at a past ledger: bad input at start', () => {
     assert.match(await refused(['--fork-ledger', '5']), /--fork-ledger 5 pins a fork: it needs --fork-url/);
   });
 
-  it('N after the remote\'s latest ledger, N before what the remote can serve', async () => {
+  it('N after the remote\'s latest ledger, N before what the remote can serve (nothing claimed)', async () => {
     const remote = await startContractNode(['--history-retention-window', '3']);
     try {
       assert.equal((await remote.rpc('lumen_closeLedgers', { count: 10 })).error, undefined);
@@ -140,5 +143,16 @@ describe('fork at a past ledger: bad input at start', () => {
       const old = await refused(['--fork-url', remote.url, '--fork-ledger', '2']);
       assert.match(old, /--fork-url with --fork-ledger 2: the forked network cannot be read: (getLedgers|getLedgerEntries) at .*: error -326/);
     } finally { await remote.stop(); }
+    // a remote that keeps no entry history: its getLedgerEntries error; the database is not claimed
+    const noHistory = await startContractNode(['--ledger-entry-history', 'false']);
+    try {
+      assert.equal((await noHistory.rpc('lumen_closeLedgers', { count: 3 })).error, undefined);
+      const at = (await server(noHistory.url).getLatestLedger()).sequence - 1;
+      const dbPath = join(mkdtempSync(join(tmpdir(), 'lumen-forkledger-')), 'b.sqlite');
+      await assert.rejects(startNodeProcess({ dbPath, args: ['--log-level', 'warn', '--fork-url', noHistory.url, '--fork-ledger', String(at)] }),
+        /--fork-ledger \d+: the forked network cannot be read: getLedgerEntries at .*: error -32602: .*entry history/);
+      const plain = await startContractNode(['--fork-url', noHistory.url], { dbPath });
+      await plain.stop();
+    } finally { await noHistory.stop(); }
   });
 });

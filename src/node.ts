@@ -204,6 +204,7 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
   if (config.forkUrl) {
     fork = new RemoteForkedState({
       store, remote: new RemoteRpc(config.forkUrl), forkLedger: Number(store.metadata(FORK_LEDGER)),
+      pinned: config.forkLedger > 0,
       onStored: (writes) => network.forkedEntriesStored(writes),
     });
     network.attachFork(fork);
@@ -221,7 +222,7 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
       printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl), config.logFormat);
     },
     async stop() { await network.stop(); },
-    describe: { mode: 'standalone', closeMode: config.closeMode, ...(fork ? { forkOf: config.forkUrl, forkLedger: Number(store.metadata(FORK_LEDGER)) } : {}) },
+    describe: { mode: 'standalone', closeMode: config.closeMode, ...(fork ? { forkOf: config.forkUrl, forkLedger: Number(store.metadata(FORK_LEDGER)), ...(config.forkLedger ? { pinned: true } : {}) } : {}) },
     ...(config.devMethods ? { dev: network } : {}),
     ...(fork ? { fork } : {}),
   };

@@ -45,6 +45,8 @@ export interface Config {
    * the entries it lacks from it on first use; "" = not a fork.
    */
   forkUrl: string;
+  /** With forkUrl, a new fork starts from the remote's state as of this ledger, not its latest; 0 = latest. */
+  forkLedger: number;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -161,6 +163,7 @@ export const defaultConfig: Config = {
   accounts: 10,
   loadState: '',
   forkUrl: '',
+  forkLedger: 0,
   network: '',
   datastore: '',
   datastorePollInterval: 1000,

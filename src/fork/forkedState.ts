@@ -36,6 +36,8 @@ export class RemoteForkedState implements ForkedState {
   private readonly remote: RemoteRpc;
   /** The fork's first ledger: fetched entries are state as of it (their lastModified is at most this). */
   private readonly forkLedger: number;
+  /** --fork-ledger: every fetch asks for the entries as of the fork ledger, not the remote's latest. */
+  private readonly pinned: boolean;
   /** What the network keeps in memory about the state (TTL index, order book) learns the writes made here. */
   private readonly onStored: (writes: readonly StoredEntry[]) => void;
   /** Fetches under way, by base64 key: a second reader of the same key waits for the first fetch. */
@@ -43,10 +45,11 @@ export class RemoteForkedState implements ForkedState {
   /** Counters for logs and the bench. */
   readonly stats = { requests: 0, keysAsked: 0, entriesStored: 0 };
 
-  constructor(opts: { store: Store; remote: RemoteRpc; forkLedger: number; onStored?: (writes: readonly StoredEntry[]) => void }) {
+  constructor(opts: { store: Store; remote: RemoteRpc; forkLedger: number; pinned?: boolean; onStored?: (writes: readonly StoredEntry[]) => void }) {
     this.store = opts.store;
     this.remote = opts.remote;
     this.forkLedger = opts.forkLedger;
+    this.pinned = opts.pinned ?? false;
     this.onStored = opts.onStored ?? (() => {});
   }
 
@@ -83,7 +86,11 @@ export class RemoteForkedState implements ForkedState {
     try {
       this.stats.requests += Math.ceil(keys.size / 200);
       this.stats.keysAsked += keys.size;
-      answer = await this.remote.getLedgerEntries([...keys.keys()], { signal });
+      answer = await this.remote.getLedgerEntries([...keys.keys()], { signal, ...(this.pinned ? { ledger: this.forkLedger } : {}) });
+      const late = this.pinned ? answer.entries.find((e) => e.lastModifiedLedgerSeq > this.forkLedger) : undefined;
+      if (late) {
+        throw new ForkRemoteError(this.remote.url, 'getLedgerEntries', `asked for ledger ${this.forkLedger}, it answered an entry modified at ${late.lastModifiedLedgerSeq}`);
+      }
     } catch (e) {
       throw new ForkFetchError(this.remote.url, e);
     }

@@ -34,7 +34,7 @@ import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
 import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
 import { markResolved, type ForkedState } from '../fork/forkedState.ts';
-import { FORK_LEDGER, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
+import { FORK_LEDGER, FORK_PINNED, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
 import type { StoredEntry } from '../store/types.ts';
 
 /** A fork's dry runs before a submission or a close: at most this many rounds of fetching what they missed. */
@@ -181,6 +181,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       // before the genesis is stored: a database with ledgers and no fork URL is not a fork
       this.store.setMetadata(FORK_URL, fork.forkUrl);
       this.store.setMetadata(FORK_LEDGER, String(fork.ledgerSeq));
+      if (fork.pinned) this.store.setMetadata(FORK_PINNED, 'true');
       // what the genesis holds is local (the root, the test accounts, the settings): never fetched
       markResolved(this.store, genesis.entries.map((e) => encodeLedgerKey(ledgerKeyOf(e.data))));
     }

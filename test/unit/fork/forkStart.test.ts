@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { loadConfig } from '../../../src/config/load.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { FORK_LEDGER, FORK_URL, ForkStartError, prepareFork } from '../../../src/fork/forkStart.ts';
+import { FORK_LEDGER, FORK_PINNED, FORK_URL, ForkStartError, prepareFork } from '../../../src/fork/forkStart.ts';
 
 const config = (flags: Record<string, unknown>) => loadConfig({ flags: { 'db-path': 'x.sqlite', ...flags }, env: {} });
 const newStore = () => new SqliteStore(join(mkdtempSync(join(tmpdir(), 'lumen-forkstart-')), 's.sqlite'));
@@ -55,4 +55,27 @@ it('an unreachable remote stops the start of a new fork, with nothing claimed', 
   assert.equal(store.metadata('networkPassphrase'), undefined);
   assert.equal(store.metadata(FORK_URL), undefined);
   assert.equal(c.networkPassphrase, '');
+});
+
+it('--fork-ledger: needs --fork-url, a positive integer, and the pinned ledger of a fork that continues', async () => {
+  assert.throws(() => config({ 'fork-url': 'http://r', 'fork-ledger': '0' }), /--fork-ledger must be positive/);
+  assert.throws(() => config({ 'fork-url': 'http://r', 'fork-ledger': '-1' }), /--fork-ledger must be a non-negative integer/);
+  await assert.rejects(prepareFork(newStore(), config({ 'fork-ledger': 5 })), /--fork-ledger 5 pins a fork: it needs --fork-url/);
+  const pinned = withLedger(newStore());
+  pinned.setMetadata(FORK_URL, 'http://127.0.0.1:9');
+  pinned.setMetadata(FORK_LEDGER, '50');
+  pinned.setMetadata(FORK_PINNED, 'true');
+  await assert.rejects(prepareFork(pinned, config({ 'fork-url': 'http://127.0.0.1:9', 'fork-ledger': 49 })), /is a fork of http:\/\/127\.0\.0\.1:9 at ledger 50/);
+  const same = config({ 'fork-url': 'http://127.0.0.1:9', 'fork-ledger': 50 });
+  assert.equal(await prepareFork(pinned, same), undefined);
+  const without = config({ 'fork-url': 'http://127.0.0.1:9' });
+  assert.equal(await prepareFork(pinned, without), undefined);
+  assert.equal(without.forkLedger, 50, 'a restart without --fork-ledger stays pinned');
+  const latest = withLedger(newStore());
+  latest.setMetadata(FORK_URL, 'http://127.0.0.1:9');
+  latest.setMetadata(FORK_LEDGER, '50');
+  await assert.rejects(prepareFork(latest, config({ 'fork-url': 'http://127.0.0.1:9', 'fork-ledger': 50 })), /reads the remote's latest state \(from ledger 50\)/);
+  const unpinned = config({ 'fork-url': 'http://127.0.0.1:9' });
+  await prepareFork(latest, unpinned);
+  assert.equal(unpinned.forkLedger, 0);
 });

@@ -139,7 +139,8 @@ describe('fork at a past ledger: bad input at start', () => {
       assert.equal((await remote.rpc('lumen_closeLedgers', { count: 10 })).error, undefined);
       const latest = (await server(remote.url).getLatestLedger()).sequence;
       assert.match(await refused(['--fork-url', remote.url, '--fork-ledger', String(latest + 100)]),
-        new RegExp(`--fork-ledger ${latest + 100}: ${remote.url.replace(/\./g, '\\.')} has closed ledgers up to ${latest} only`));
+        // (the remote keeps closing on its cadence: its latest may have moved on by a ledger or two)
+        new RegExp(`--fork-ledger ${latest + 100}: ${remote.url.replace(/\./g, '\\.')} has closed ledgers up to \\d+ only`));
       const old = await refused(['--fork-url', remote.url, '--fork-ledger', '2']);
       assert.match(old, /--fork-url with --fork-ledger 2: the forked network cannot be read: (getLedgers|getLedgerEntries) at .*: error -326/);
     } finally { await remote.stop(); }

@@ -50,7 +50,10 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
         + (stored === undefined ? 'a network that is not an archive fork' : `a fork of ${stored} at ledger ${store.metadata(FORK_LEDGER)}`)
         + '; use an empty database');
     }
-    return store.metadata(FORK_ARCHIVE_ROOT_PENDING) === 'true';
+    const pending = store.metadata(FORK_ARCHIVE_ROOT_PENDING);
+    // ledgers stored but not up to N: the build stopped part way (a failed first start)
+    if (pending === undefined) throw new ForkStartError(`--fork-archive ${url}: the database ${config.dbPath} holds an unfinished fork (the ledgers up to ${n} were not all applied); use an empty database`);
+    return pending === 'true';
   }
   if (store.metadata(FORK_URL) !== undefined) throw new ForkStartError(`--fork-archive: the database ${config.dbPath} was claimed by --fork-url ${store.metadata(FORK_URL)}; use an empty database`);
 

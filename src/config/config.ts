@@ -47,6 +47,8 @@ export interface Config {
   forkUrl: string;
   /** With forkUrl, a new fork starts from the remote's state as of this ledger, not its latest; 0 = latest. */
   forkLedger: number;
+  /** Fork from a history archive (src/fork/archiveFork.ts): state from its checkpoint at or before forkLedger, then --datastore's ledgers up to it; "" = not. */
+  forkArchive: string;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore
   datastore: string;                      // SEP-54 datastore: folder, http(s)://, gs://bucket/path, s3://bucket/path
@@ -117,8 +119,8 @@ export const networkPresets: Record<NetworkName, { passphrase: string; historyAr
 };
 
 /** True when the node follows a real network rather than running the standalone one. */
-export const isFollower = (c: Config): boolean =>
-  c.network !== '' || c.datastore !== '' || c.metaStream !== '' || c.stellarCoreBinaryPath !== '';
+export const isFollower = (c: Config): boolean => c.forkArchive === '' && (
+  c.network !== '' || c.datastore !== '' || c.metaStream !== '' || c.stellarCoreBinaryPath !== '');
 
 /**
  * The datastore getLedgers reads ledgers older than the window from (--serve-ledgers-from-datastore):
@@ -164,6 +166,7 @@ export const defaultConfig: Config = {
   loadState: '',
   forkUrl: '',
   forkLedger: 0,
+  forkArchive: '',
   network: '',
   datastore: '',
   datastorePollInterval: 1000,

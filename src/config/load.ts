@@ -42,6 +42,8 @@ export function loadConfig(src: ConfigSources): Config {
   applyNetworkPreset(config);
   // a fork takes the remote's passphrase unless one was given (src/fork/forkStart.ts fills it in)
   if (config.forkUrl && !given.has('networkPassphrase')) config.networkPassphrase = '';
+  // --fork-archive: the passphrase is required (src/fork/archiveFork.ts refuses "")
+  if (config.forkArchive && !given.has('networkPassphrase')) config.networkPassphrase = '';
   return config;
 }
 

@@ -38,7 +38,7 @@ export interface ForkGenesis extends GenesisBase {
  */
 export async function prepareFork(store: Store, config: Config, remoteOpts?: ConstructorParameters<typeof RemoteRpc>[1]): Promise<ForkGenesis | undefined> {
   const storedUrl = store.metadata(FORK_URL);
-  if (config.forkLedger && !config.forkUrl) throw new ForkStartError(`--fork-ledger ${config.forkLedger} pins a fork: it needs --fork-url`);
+  if (config.forkLedger && !config.forkUrl && !config.forkArchive) throw new ForkStartError(`--fork-ledger ${config.forkLedger} pins a fork: it needs --fork-url or --fork-archive`);
   if (!config.forkUrl) {
     if (storedUrl !== undefined && store.latestLedger()) {
       throw new ForkStartError(`the database ${config.dbPath} holds a fork of ${storedUrl}: start it with --fork-url ${storedUrl}`);

@@ -59,6 +59,9 @@ export class LedgerIngester {
     });
   }
 
+  /** Resolves when ingestion ends: a bounded source ended, it gave up (see failure), or stop(). */
+  finished(): Promise<void> { return this.running ?? Promise.resolve(); }
+
   async stop(): Promise<void> {
     this.abort.abort(new Error('stopping'));
     await this.running;

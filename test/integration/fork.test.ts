@@ -8,8 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Asset, Keypair, Operation, StrKey, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk';
+import { Asset, Keypair, Operation, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk';
 import { freePort, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { accountKey, call } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import {
   PASSPHRASE, addr, contractCodeKey, describeResponse, fundedAccount, i128, instanceKey, invoke, invokeOp, sendAndPoll,
@@ -31,14 +32,8 @@ describe('fork a network (--fork-url)', () => {
   let countOnA: number;
   const sentOnB: string[] = [];
 
-  const call = async (node: NodeProcess, method: string, params?: unknown) => {
-    const r = await node.rpc(method, params);
-    if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-    return r.result;
-  };
   const entries = async (node: NodeProcess, keys: xdr.LedgerKey[]) =>
     (await call(node, 'getLedgerEntries', { keys: keys.map((k) => k.toXDR('base64')) })).entries as Array<Record<string, any>>;
-  const accountKey = (g: string) => xdr.LedgerKey.fromXdrObject({ type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } } } as xdr.LedgerKeyWire);
 
   before(async () => {
     a = await startContractNode();

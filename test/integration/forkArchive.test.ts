@@ -8,20 +8,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Operation, Asset, StrKey, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
+import { Operation, Asset, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import { CHECKPOINT, latest, startA, waitFor } from './support/twoNodes.ts';
 import { PASSPHRASE, fundedAccount, instanceKey, invoke, invokeOp, sendAndPoll, server, u32, uploadAndDeploy } from './support/contracts.ts';
 
-const call = async (node: NodeProcess, method: string, params?: unknown) => {
-  const r = await node.rpc(method, params);
-  if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-  return r.result;
-};
-const accountKey = (g: string) => xdr.LedgerKey.fromXdrObject({ type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } } } as xdr.LedgerKeyWire);
-const entryXdr = async (node: NodeProcess, key: xdr.LedgerKey) =>
-  ((await call(node, 'getLedgerEntries', { keys: [key.toXDR('base64')] })).entries as Array<{ xdr: string }>)[0]?.xdr;
 const ledgerAt = async (node: NodeProcess, seq: number) =>
   (await call(node, 'getLedgers', { startLedger: seq, pagination: { limit: 1 } })).ledgers[0] as { sequence: number; hash: string; headerXdr: string };
 

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Operation, Asset, StrKey, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
+import { Operation, Asset, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import {
   PASSPHRASE, describeResponse, fundedAccount, instanceKey, invoke, invokeOp, sendAndPoll, scValToNative, server,
@@ -29,14 +30,6 @@ describe('fork at a past ledger (--fork-ledger)', () => {
   let balanceV1: bigint;
   let instanceV1: string;
 
-  const call = async (node: NodeProcess, method: string, params?: unknown) => {
-    const r = await node.rpc(method, params);
-    if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-    return r.result;
-  };
-  const accountKey = (g: string) => xdr.LedgerKey.fromXdrObject({ type: 0, account: { accountId: { type: 0, ed25519: StrKey.decodeEd25519PublicKey(g) } } } as xdr.LedgerKeyWire);
-  const entryXdr = async (node: NodeProcess, key: xdr.LedgerKey) =>
-    ((await call(node, 'getLedgerEntries', { keys: [key.toXDR('base64')] })).entries as Array<{ xdr: string }>)[0]?.xdr;
   const simulatedCount = async (node: NodeProcess) => {
     const s = server(node.url);
     const source = await fundedAccount(node.url);

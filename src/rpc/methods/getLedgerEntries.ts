@@ -7,11 +7,10 @@
 // Our extension: `ledger` answers as of the end of that past ledger instead (the entries and TTLs it
 // left, lapsed relative to it), for any ledger the store's entry history covers; `latestLedger` is
 // still the latest ledger. Without it the answer is the reference's.
-import { hash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import {
-  decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
+  bytesEqual, decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
 } from '../../xdr/codec.ts';
 import { EntryType, isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoreReader, StoredEntry } from '../../store/types.ts';
@@ -28,12 +27,12 @@ export const MAX_LEDGER_ENTRY_KEYS = 200;
 const LEDGER_KEY_MAX_BYTES = 16 * 1024;
 
 // Hot keys (accounts, contract instances) are asked for again and again: remember their decoding,
-// and the rendering of an entry's value. A rendering is served only for the very bytes it was made
-// from (their SHA-256 is part of its cache key): a developer revert can bring an entry back at a
-// lastModified it had before with other bytes, so the key and lastModified alone do not identify a
-// value. Hashing costs far less than decoding and rendering again, and keeps no copy of the bytes.
+// and the rendering of an entry's value (base64 answers). A rendering is served only for the very
+// bytes it was made from (compared, not hashed: a contract's code entry runs to 128 KiB): a developer
+// revert can bring an entry back at a lastModified it had before with other bytes, so the key and
+// lastModified alone do not identify a value.
 const decodedKeys = new RecentCache<{ key: LedgerKey; keyBytes: Uint8Array }>(10_000);
-const renderedEntries = new RecentCache<{ data: string; ext: string }>(10_000);
+const renderedEntries = new RecentCache<{ entry: Uint8Array; data: string; ext: string }>(10_000);
 
 function decodeKey(text: unknown, index: number): { key: LedgerKey; keyBytes: Uint8Array } {
   const known = typeof text === 'string' ? decodedKeys.get(text) : undefined;
@@ -71,11 +70,13 @@ interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liv
 function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
   const json = format === 'json';
   const keyText = renderXdr(format, xdr.LedgerKey, found.keyBytes);
-  const cacheId = json ? '' : `${format}:${String(keyText)}:${hash('sha256', found.stored.entry, 'base64')}`;
-  let rendered = json ? undefined : renderedEntries.get(cacheId);
+  const cacheId = `${String(keyText)}:${found.stored.lastModified}`;
+  const cached = json ? undefined : renderedEntries.get(cacheId);
+  let rendered = cached && bytesEqual(cached.entry, found.stored.entry) ? cached : undefined;
   if (!rendered) {
     const entry = decodeLedgerEntry(found.stored.entry);
     rendered = {
+      entry: found.stored.entry,
       data: renderXdr(format, xdr.LedgerEntryData, xdr.LedgerEntryData.schema.encode(entry.data)) as string,
       ext: renderXdr(format, xdr.LedgerEntryExt, xdr.LedgerEntryExt.schema.encode(entry.ext)) as string,
     };

@@ -40,9 +40,7 @@ import { createPublisher } from './standalone/standalonePublishing.ts';
 import { bannerInfo, printBanner } from './standalone/banner.ts';
 import { loadStateSnapshot, type LoadedSnapshot } from './standalone/ledgerSnapshot.ts';
 import { FORK_LEDGER, prepareFork, type ForkGenesis } from './fork/forkStart.ts';
-import { ARCHIVE_FORK_ROOT_BALANCE, FORK_ARCHIVE_ROOT_PENDING, prepareArchiveFork } from './fork/archiveFork.ts';
-import { devEditStep, setNativeBalance } from './standalone/stateEdits.ts';
-import { rootSigner } from './ledger/rootAccount.ts';
+import { closeArchiveForkEdits, prepareArchiveFork } from './fork/archiveFork.ts';
 import { RemoteForkedState, type ForkedState } from './fork/forkedState.ts';
 import { RemoteRpc } from './fork/remoteRpc.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
@@ -91,7 +89,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   // --fork-archive: the state and the ledgers up to the fork ledger, before the standalone network starts on them
   const rootPending = await prepareArchiveFork(writer, config, logger).catch((e: unknown) => { store.close(); throw e; });
   const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, snapshot, forkGenesis);
-  if (rootPending && side.submitter instanceof StandaloneNetwork) await archiveForkRootEdit(side.submitter, store);
+  if (rootPending && side.submitter instanceof StandaloneNetwork) await closeArchiveForkEdits(side.submitter, store, config);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
@@ -188,13 +186,6 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
   const source = openDatastoreSource(location, { networkPassphrase: config.networkPassphrase, http: { timeoutMs: 4_000, retries: 1 } });
   source.config().catch((e: unknown) => logger.error({ err: e }, 'the datastore getLedgers serves old ledgers from cannot be read'));
   return new DatastoreLedgerArchive(source, { logger });
-}
-
-/** --fork-archive: the local root gets the faucet's lumens as a developer edit in ledger N + 1. */
-async function archiveForkRootEdit(network: StandaloneNetwork, store: Store): Promise<void> {
-  const root = { type: 0 as const, ed25519: rootSigner(network.networkId).publicKey };
-  await network.closeNextLedger([devEditStep((ltx, header) => { setNativeBalance(ltx, header, root, ARCHIVE_FORK_ROOT_BALANCE); })]);
-  store.setMetadata(FORK_ARCHIVE_ROOT_PENDING, 'false');
 }
 
 function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis): LedgerSide {

@@ -47,7 +47,7 @@ export interface Config {
   forkUrl: string;
   /** With forkUrl, a new fork starts from the remote's state as of this ledger, not its latest; 0 = latest. */
   forkLedger: number;
-  /** Fork from a history archive (src/fork/archiveFork.ts): state from its checkpoint at or before forkLedger, then --datastore's ledgers up to it; "" = not. */
+  /** Fork from a history archive (src/fork/archiveFork.ts): state from its checkpoint at or before forkLedger (default its latest), then --datastore's ledgers up to it; "" = not. */
   forkArchive: string;
   // following a real network (any of these set: the node follows instead of being the network)
   network: '' | NetworkName;              // preset: passphrase, history archives, datastore

@@ -1,11 +1,13 @@
-// A fork from a history archive (--fork-archive URL --fork-ledger N): no remote RPC. On an empty
-// database the state is the archive's checkpoint C at or before N, filled by the follower's
-// bootstrap (src/archive/stateBootstrap.ts), then the ledgers C+1..N (or N itself when N = C) are
-// taken from --datastore by the follower's ingester (src/ingest/ledgerIngester.ts) over a source that
-// ends at N. The stored ledgers are the network's own (their hashes), so the standalone network's
-// next ledger chains onto N's hash. The state is complete: nothing is fetched later (no ForkedState).
-// The local root account's lumens for the faucet are a developer edit (lumen_setBalance's edit)
-// in the first ledger the fork closes, N + 1, not part of a genesis: there is no genesis here.
+// A fork from a history archive (--fork-archive URL [--fork-ledger N]): no remote RPC. On an empty
+// database the state is the archive's checkpoint C at or before N (N defaults to the archive's
+// latest checkpoint), filled by the follower's bootstrap (src/archive/stateBootstrap.ts). Then the
+// follower's ingester (src/ingest/ledgerIngester.ts) stores the ledgers C+1..N from --datastore (or
+// N itself when N = C), or, without a datastore (N must then be a checkpoint), ledger N made from
+// the archive's header (src/fork/checkpointLedger.ts). Either way the stored ledger N carries the
+// network's hash, so the standalone network's next ledger chains onto it. The state is complete:
+// nothing is fetched later (no ForkedState). The local root's lumens for the faucet and the test
+// accounts are developer edits (lumen_setBalance's edit) in the first ledger the fork closes, N + 1,
+// not part of a genesis: there is no genesis here.
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
@@ -15,7 +17,15 @@ import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import type { LedgerSource } from '../sources/ledgerSource.ts';
-import { networkIdOf } from '../xdr/codec.ts';
+import { accountKey, decodeLedgerEntry, networkIdOf, type AccountId } from '../xdr/codec.ts';
+import type { LedgerTxn } from '../ledger/ledgerTxn.ts';
+import { ConfigSettingId } from '../xdr/ledgerKeys.ts';
+import { WINDOW_KEY, windowAverage } from '../ingest/stateSizeWindow.ts';
+import { checkpointLedgerSource } from './checkpointLedger.ts';
+import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
+import { devEditStep, setNativeBalance } from '../standalone/stateEdits.ts';
+import { genesisTestAccounts } from '../standalone/devGenesis.ts';
+import { rootSigner } from '../ledger/rootAccount.ts';
 import { FORK_LEDGER, FORK_URL, ForkStartError } from './forkStart.ts';
 
 /** Store metadata: the history archive a fork was made from (its ledger is FORK_LEDGER). */
@@ -39,22 +49,10 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
     }
     return false;
   }
-  const n = config.forkLedger;
-  if (!n) throw new ForkStartError(`--fork-archive ${url} needs --fork-ledger N: the ledger the fork starts after`);
   if (config.forkUrl) throw new ForkStartError('--fork-archive and --fork-url are two ways to fork: give one of them');
   if (config.loadState) throw new ForkStartError('--fork-archive and --load-state both make the state: give one of them');
   if (!config.networkPassphrase) throw new ForkStartError(`--fork-archive ${url} needs --network-passphrase (the forked network's)`);
-  if (store.latestLedger()) {
-    if (stored !== url || Number(store.metadata(FORK_LEDGER)) !== n) {
-      throw new ForkStartError(`--fork-archive ${url} --fork-ledger ${n}: the database ${config.dbPath} holds `
-        + (stored === undefined ? 'a network that is not an archive fork' : `a fork of ${stored} at ledger ${store.metadata(FORK_LEDGER)}`)
-        + '; use an empty database');
-    }
-    const pending = store.metadata(FORK_ARCHIVE_ROOT_PENDING);
-    // ledgers stored but not up to N: the build stopped part way (a failed first start)
-    if (pending === undefined) throw new ForkStartError(`--fork-archive ${url}: the database ${config.dbPath} holds an unfinished fork (the ledgers up to ${n} were not all applied); use an empty database`);
-    return pending === 'true';
-  }
+  if (store.latestLedger()) return restartedArchiveFork(store, config, stored);
   if (store.metadata(FORK_URL) !== undefined) throw new ForkStartError(`--fork-archive: the database ${config.dbPath} was claimed by --fork-url ${store.metadata(FORK_URL)}; use an empty database`);
 
   const archive = HistoryArchive.open(url);
@@ -64,24 +62,18 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   if (root.networkPassphrase !== undefined && root.networkPassphrase !== config.networkPassphrase) {
     throw new ForkStartError(`--fork-archive ${url} is an archive of "${root.networkPassphrase}", not of "${config.networkPassphrase}" (--network-passphrase)`);
   }
+  // without --fork-ledger: the archive's latest checkpoint
+  const n = config.forkLedger || root.currentLedger;
   const checkpoint = latestCheckpointAtOrBefore(n);
   if (checkpoint === undefined) throw new ForkStartError(`--fork-ledger ${n}: no checkpoint at or before it (the first is ledger 63)`);
   if (checkpoint > root.currentLedger) {
     throw new ForkStartError(`--fork-ledger ${n}: the history archive ${url} has checkpoints up to ledger ${root.currentLedger} only (ledger ${n} needs checkpoint ${checkpoint})`);
   }
-  if (!config.datastore) {
-    throw new ForkStartError(n === checkpoint
-      ? `--fork-archive without --datastore is not built yet: give --datastore (the ledger ${n} itself is read from it)`
-      : `--fork-ledger ${n} is not a checkpoint ledger: without --datastore the fork must start at a checkpoint (the nearest at or before it is ${checkpoint}), or give --datastore for ledgers ${checkpoint + 1}..${n}`);
+  if (!config.datastore && n !== checkpoint) {
+    throw new ForkStartError(`--fork-ledger ${n} is not a checkpoint ledger: without --datastore the fork must start at a checkpoint `
+      + `(the nearest at or before it is ${checkpoint}), or give --datastore for ledgers ${checkpoint + 1}..${n}`);
   }
-  const datastore = openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
-  const [tip, earliest] = await Promise.all([datastore.latest(), datastore.earliest()]).catch((e: unknown) => {
-    throw new ForkStartError(`--datastore ${config.datastore}: cannot be read: ${(e as Error).message}`);
-  });
-  const first = n === checkpoint ? n : checkpoint + 1;
-  if (tip === undefined || tip < n || (earliest !== undefined && earliest > first)) {
-    throw new ForkStartError(`--fork-ledger ${n}: ${datastore.description} holds ledgers ${earliest ?? '?'}..${tip ?? '?'}; the fork needs ${first}..${n}`);
-  }
+  const datastore = config.datastore ? await checkedDatastore(config, n, checkpoint) : undefined;
 
   // claimed from here: a failure below leaves a database to delete (it has no ledger, so a retry starts over)
   store.setMetadata(FORK_ARCHIVE, url);
@@ -90,10 +82,53 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   await bootstrapState(store, archive, checkpoint, undefined, { networkPassphrase: config.networkPassphrase })
     .catch((e: unknown) => { throw new ForkStartError(`--fork-archive ${url}: checkpoint ${checkpoint} cannot be read: ${(e as Error).message}`); });
 
-  // the follower's ingestion over a source that ends at N (retention 1: from C + 1, or N when N = C)
+  // the ledgers C + 1..N from the datastore (N itself when N = C), or without one ledger N made
+  // from the archive's header; either goes through the follower's ingestion
+  const source = datastore ? endingAt(datastore, n) : await checkpointLedgerSource(archive, n, storedWindowAverage(store))
+    .catch((e: unknown) => { throw new ForkStartError(`--fork-archive ${url}: ledger ${n}'s header cannot be read: ${(e as Error).message}`); });
+  const failure = await ingestUpTo(writer, source, config, logger);
+  const latest = store.latestLedger()?.sequence;
+  if (latest !== n) {
+    throw new ForkStartError(`--fork-ledger ${n}: the ledgers ${datastore ? checkpoint + 1 : n}..${n} could not be applied from ${source.description}`
+      + ` (stored up to ${latest ?? 'none'}): ${failure ?? 'the source ended early'}`);
+  }
+  store.setMetadata(FORK_ARCHIVE_ROOT_PENDING, 'true');
+  logger.info({ forkLedger: n, checkpoint, ledgersFrom: source.description }, 'fork: state as of the fork ledger built from the history archive');
+  return true;
+}
+
+/** A restart on a database holding ledgers: it must be this archive's fork (at N, when --fork-ledger is given). */
+function restartedArchiveFork(store: LedgerWriter['store'], config: Config, stored: string | undefined): boolean {
+  const url = config.forkArchive;
+  const storedLedger = Number(store.metadata(FORK_LEDGER));
+  if (stored !== url || (config.forkLedger && storedLedger !== config.forkLedger)) {
+    throw new ForkStartError(`--fork-archive ${url}${config.forkLedger ? ` --fork-ledger ${config.forkLedger}` : ''}: the database ${config.dbPath} holds `
+      + (stored === undefined ? 'a network that is not an archive fork' : `a fork of ${stored} at ledger ${storedLedger}`)
+      + '; use an empty database');
+  }
+  const pending = store.metadata(FORK_ARCHIVE_ROOT_PENDING);
+  // ledgers stored but not up to N: the build stopped part way (a failed first start)
+  if (pending === undefined) throw new ForkStartError(`--fork-archive ${url}: the database ${config.dbPath} holds an unfinished fork (the ledgers up to ${storedLedger} were not all applied); use an empty database`);
+  return pending === 'true';
+}
+
+/** --datastore, checked to hold the ledgers the fork needs: C + 1..N, or N itself when N = C. */
+async function checkedDatastore(config: Config, n: number, checkpoint: number): Promise<LedgerSource> {
+  const datastore = openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
+  const [tip, earliest] = await Promise.all([datastore.latest(), datastore.earliest()]).catch((e: unknown) => {
+    throw new ForkStartError(`--datastore ${config.datastore}: cannot be read: ${(e as Error).message}`);
+  });
+  const first = n === checkpoint ? n : checkpoint + 1;
+  if (tip === undefined || tip < n || (earliest !== undefined && earliest > first)) {
+    throw new ForkStartError(`--fork-ledger ${n}: ${datastore.description} holds ledgers ${earliest ?? '?'}..${tip ?? '?'}; the fork needs ${first}..${n}`);
+  }
+  return datastore;
+}
+
+/** Runs the follower's ingester over `source` to its end (retention 1); returns why it failed, if it did. */
+async function ingestUpTo(writer: LedgerWriter, source: LedgerSource, config: Config, logger: Logger): Promise<string | undefined> {
   const ingester = new LedgerIngester({
-    writer, source: endingAt(datastore, n), logger, networkId: networkIdOf(config.networkPassphrase),
-    retentionWindow: 1, attempts: 2,
+    writer, source, logger, networkId: networkIdOf(config.networkPassphrase), retentionWindow: 1, attempts: 2,
   });
   // its converter thread is unref'd (the server keeps a node alive): nothing else holds the process yet
   const keepAlive = setInterval(() => {}, 60_000);
@@ -104,14 +139,47 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   } finally {
     clearInterval(keepAlive);
   }
-  const latest = store.latestLedger()?.sequence;
-  if (latest !== n) {
-    throw new ForkStartError(`--fork-ledger ${n}: the ledgers ${first}..${n} could not be applied from ${datastore.description}`
-      + ` (stored up to ${latest ?? 'none'}): ${ingester.failure?.message ?? 'the source ended early'}`);
-  }
-  store.setMetadata(FORK_ARCHIVE_ROOT_PENDING, 'true');
-  logger.info({ forkLedger: n, checkpoint }, 'fork: state as of the fork ledger built from the archive and the datastore');
-  return true;
+  return ingester.failure?.message;
+}
+
+/** The average of the bootstrapped state-size window: what the network published for the checkpoint ledger. */
+function storedWindowAverage(store: LedgerWriter['store']): bigint {
+  const stored = store.entry(WINDOW_KEY);
+  if (!stored) return 0n;
+  const data = decodeLedgerEntry(stored.entry).data;
+  return data.type === 8 && data.configSetting.configSettingID === ConfigSettingId.LIVE_SOROBAN_STATE_SIZE_WINDOW
+    ? windowAverage(data.configSetting.liveSorobanStateSizeWindow) : 0n;
+}
+
+/**
+ * The fork's first ledger, N + 1: the local root gets the faucet's lumens and the test accounts
+ * (--accounts) theirs, as developer edits. A real network's root is locked (pubnet's master weight
+ * is 0 from its first ledgers), and anyone may have changed a test account, since its keys are
+ * public, so each of them also gets master weight 1 and thresholds 0: its own key signs alone
+ * again. Other signers, subentries and flags stay as the forked network left them.
+ */
+export async function closeArchiveForkEdits(network: StandaloneNetwork, store: LedgerWriter['store'], config: Config): Promise<void> {
+  const root = { type: 0 as const, ed25519: rootSigner(network.networkId).publicKey };
+  const accounts = [
+    { id: root, balance: ARCHIVE_FORK_ROOT_BALANCE },
+    ...genesisTestAccounts(config).map((a) => ({ id: { type: 0 as const, ed25519: a.publicKey }, balance: a.balance })),
+  ];
+  await network.closeNextLedger([devEditStep((ltx, header) => {
+    for (const a of accounts) {
+      setNativeBalance(ltx, header, a.id, a.balance);
+      unlockMasterKey(ltx, a.id);
+    }
+  })]);
+  store.setMetadata(FORK_ARCHIVE_ROOT_PENDING, 'false');
+}
+
+function unlockMasterKey(ltx: LedgerTxn, id: AccountId): void {
+  const entry = ltx.load(accountKey(id));
+  if (entry?.data.type !== 0) return;
+  const thresholds = entry.data.account.thresholds;
+  if (thresholds[0] === 1 && thresholds[1] === 0 && thresholds[2] === 0 && thresholds[3] === 0) return;
+  entry.data.account.thresholds = new Uint8Array([1, 0, 0, 0]);
+  ltx.update(entry);
 }
 
 /** `source`, ending after ledger `last` (and reporting it as its tip). */

@@ -6,9 +6,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Operation, Asset, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
+import { Operation, Asset, Keypair, Networks, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
@@ -110,9 +112,45 @@ describe('fork from a history archive (--fork-archive)', () => {
     assert.ok(!/bootstrapping the state/.test(b.output()), 'the restart continues: no bootstrap');
   });
 
+  it('without --datastore: the archive\'s latest checkpoint, ledger N its header, the test accounts funded and signable', async () => {
+    const tipBefore = archiveTip();
+    const c = await startNodeProcess({
+      readyTimeoutMs: 60_000,
+      args: ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', archive, '--network-passphrase', PASSPHRASE, '--accounts', '1'],
+    });
+    try {
+      // the fork's first stored ledger is N: the checkpoint it chose
+      const fork = (await call(c, 'getHealth')).oldestLedger as number;
+      assert.equal((fork + 1) % 64, 0, `${fork} is a checkpoint`);
+      assert.ok(fork >= tipBefore && fork > n, `${fork}: the archive's latest checkpoint (at least ${tipBefore}), past A's later writes at ${n}`);
+      const nOnA = await ledgerAt(a, fork);
+      const nOnC = await ledgerAt(c, fork);
+      assert.equal(nOnC.hash, nOnA.hash);
+      assert.equal(nOnC.headerXdr, nOnA.headerXdr);
+      const next = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from((await ledgerAt(c, fork + 1)).headerXdr, 'base64')).header;
+      assert.equal(Buffer.from(next.previousLedgerHash).toString('hex'), nOnA.hash);
+      // the state is A's as of N: its latest values (v2), each entry as A left it at N
+      for (const key of [accountKey(holder), instanceKey(counterId)]) {
+        const atN = (await call(a, 'getLedgerEntries', { keys: [key.toXDR('base64')], ledger: fork })).entries[0].xdr as string;
+        assert.equal(await entryXdr(c, key), atN);
+      }
+      assert.notEqual(await entryXdr(c, accountKey(holder)), holderV1);
+      // --accounts: test account 0 holds 10,000 XLM and pays with its own key
+      const kp = Keypair.fromSecret(/\(0\) G[A-Z0-9]{55}\s+[\d,]+ XLM\s+(S[A-Z0-9]{55})/.exec(c.output())![1]);
+      const sC = server(c.url);
+      assert.equal((await accountEntry(sC, kp.publicKey())).balance, 100_000_000_000n);
+      const pay = new TransactionBuilder(await sC.getAccount(kp.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60)
+        .addOperation(Operation.payment({ destination: holder, asset: Asset.native(), amount: '2' })).build();
+      pay.sign(kp);
+      assert.equal((await sendAndPoll(sC, pay)).done?.status, 'SUCCESS');
+      assert.equal((await invoke(sC, kp, invokeOp(counterId, 'increment', u32(1)))).value, 43); // 42 at N, + 1
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('bad input stops the start with a clear error', async () => {
     const base = ['--network-passphrase', PASSPHRASE];
-    assert.match(await refused(['--fork-archive', archive, ...base]), /--fork-archive .* needs --fork-ledger N/);
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(n), '--fork-url', a.url, ...base]), /--fork-archive and --fork-url/);
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(n)]), /needs --network-passphrase/);
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(n), '--network-passphrase', 'another network']),
@@ -124,5 +162,74 @@ describe('fork from a history archive (--fork-archive)', () => {
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', '10', '--datastore', join(dir, 'datastore'), ...base]), /no checkpoint at or before it/);
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(CHECKPOINT + 1), ...base]),
       new RegExp(`--fork-ledger ${CHECKPOINT + 1} is not a checkpoint ledger: without --datastore`));
+  });
+});
+
+// Real data: pubnet's first checkpoints (shared/fixtures/pubnet/history-archive, no datastore). The
+// fork's ledger N is pubnet's by hash, and its locked root (master weight 0 since genesis) signs
+// again, so the faucet works on a fork of a real network.
+describe('fork from a real history archive alone (pubnet, checkpoint 63)', () => {
+  const fixture = fileURLToPath(new URL('../../../shared/fixtures/pubnet/history-archive/', import.meta.url));
+  const pubnet = Networks.PUBLIC;
+  const root = Keypair.master(pubnet).publicKey();
+  let c: NodeProcess | undefined;
+  after(async () => { await c?.stop(); });
+
+  /** The last LedgerHeaderHistoryEntry of a checkpoint's ledger file (record-marked XDR, gzipped). */
+  const lastHeaderEntry = (file: string): xdr.LedgerHeaderHistoryEntryWire => {
+    const bytes = gunzipSync(readFileSync(join(fixture, file)));
+    let last: Buffer | undefined;
+    for (let at = 0; at < bytes.length;) {
+      const length = bytes.readUInt32BE(at) & 0x7fffffff;
+      last = bytes.subarray(at + 4, at + 4 + length);
+      at += 4 + length;
+    }
+    return xdr.LedgerHeaderHistoryEntry.schema.decode(last!);
+  };
+
+  it('stores pubnet\'s ledger 63, chains 64 onto it, and funds accounts from the unlocked root', async () => {
+    c = await startNodeProcess({
+      readyTimeoutMs: 60_000,
+      args: ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--fork-ledger', '63', '--network-passphrase', pubnet, '--accounts', '0'],
+    });
+    const expected = lastHeaderEntry('ledger-0000003f.xdr.gz');
+    assert.equal(expected.header.ledgerSeq, 63);
+    const n = await ledgerAt(c, 63);
+    assert.equal(n.hash, Buffer.from(expected.hash).toString('hex'));
+    assert.equal(n.headerXdr, Buffer.from(xdr.LedgerHeaderHistoryEntry.schema.encode(expected)).toString('base64'));
+    const next = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from((await ledgerAt(c, 64)).headerXdr, 'base64')).header;
+    assert.equal(Buffer.from(next.previousLedgerHash).toString('hex'), n.hash);
+    assert.equal(next.ledgerVersion, expected.header.ledgerVersion, 'the fork keeps the network\'s protocol');
+
+    const sC = server(c.url);
+    const rootEntry = await accountEntry(sC, root);
+    assert.deepEqual([...rootEntry.thresholds], [1, 0, 0, 0]);
+    assert.equal(rootEntry.balance, 500_000_000_000_000_000n);
+    const fresh = Keypair.random();
+    const funded = await fetch(`${c.url}/friendbot?addr=${fresh.publicKey()}`);
+    assert.equal(funded.status, 200, await funded.text());
+    assert.ok((await accountEntry(sC, fresh.publicKey())).balance > 0n);
+  });
+
+  it('restarts without --fork-ledger on its database; refuses a ledger past the archive or not a checkpoint', async () => {
+    const { dbPath } = c!;
+    const tip = await latest(c!);
+    await c!.stop();
+    const args = ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--network-passphrase', pubnet];
+    c = await startNodeProcess({ dbPath, args });
+    assert.ok((await latest(c)) >= tip);
+    assert.ok(!/bootstrapping the state/.test(c.output()), 'the restart continues: no bootstrap');
+    await c.stop();
+    c = undefined;
+    const refusal = async (extra: string[]) => {
+      try {
+        await (await startNodeProcess({ args: [...args, ...extra] })).stop();
+        return assert.fail('the node started');
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    assert.match(await refusal(['--fork-ledger', '191']), /has checkpoints up to ledger 127 only \(ledger 191 needs checkpoint 191\)/);
+    assert.match(await refusal(['--fork-ledger', '100']), /--fork-ledger 100 is not a checkpoint ledger: without --datastore .* nearest at or before it is 63/);
   });
 });

@@ -85,8 +85,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   readonly impersonation = new Impersonation();
   /** A fork (--fork-url): where the entries not held locally come from (src/fork/forkedState.ts). */
   private fork: ForkedState | undefined;
-  /** During a fork's dry run: the keys read that were absent and never resolved. */
-  private misses: Map<string, Uint8Array> | undefined;
+  /** During a fork's dry run or close: where the keys read that were absent and never resolved are recorded. */
+  private readonly missRecorders = new Set<Map<string, Uint8Array>>();
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
@@ -110,7 +110,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.state = {
       getEntry: (key) => {
         const e = this.store.entry(key);
-        if (!e && this.misses && this.fork && !this.fork.isResolved(key)) this.misses.set(toBase64(key), key);
+        if (!e && this.missRecorders.size > 0 && this.fork && !this.fork.isResolved(key)) {
+          for (const misses of this.missRecorders) misses.set(toBase64(key), key);
+        }
         return e ? decodeLedgerEntry(e.entry) : undefined;
       },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
@@ -215,8 +217,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (!fork) return;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
       const misses = new Map<string, Uint8Array>();
-      this.misses = misses;
-      try { dryRun(); } catch { /* the real run reports it */ } finally { this.misses = undefined; }
+      this.missRecorders.add(misses);
+      try { dryRun(); } catch { /* the real run reports it */ } finally { this.missRecorders.delete(misses); }
       if (misses.size === 0) return;
       await fork.resolve([...misses.values()], { signal });
     }
@@ -226,7 +228,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
    * Applies `frames` (and the pending upgrades) as the next ledger would, without storing anything:
    * what they read is what discovery needs.
    */
-  private dryRun(frames: TransactionFrame[], prev = this.latestHeader()): void {
+  private dryRun(frames: TransactionFrame[]): void {
+    const prev = this.latestHeader();
     const steps = closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
       closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
       upgrades: this.pendingUpgrades, impersonated: this.impersonation,
@@ -473,15 +476,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   private async closeWith(prev: xdr.LedgerHeaderHistoryEntryWire, frames: TransactionFrame[]): Promise<number> {
-    // a fork: the ledger's transactions (and upgrades) read each other's writes; what they would read
-    // and nobody has fetched yet (what an earlier transaction's changes lead to) is fetched first
-    if (this.fork && (frames.length > 0 || this.pendingUpgrades.length > 0)) await this.discover(() => this.dryRun(frames, prev));
     const work = new SlicedWork(() => this.stopped, this.closeSliceMs);
     const seq = prev.header.ledgerSeq + 1;
     const soroban = this.soroban;
     const sorobanState = this.sorobanState;
     // a stop meanwhile drops the ledger unstored, as a crash would
-    const closed = await work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
+    const run = () => work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
       closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban,
       ...(soroban && sorobanState ? {
         evictionCandidates: sorobanState.evictionCandidates(seq, soroban.config.maxEntriesToArchive),
@@ -489,6 +489,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
       } : {}),
       upgrades: this.pendingUpgrades, impersonated: this.impersonation,
     }));
+    const closed = this.fork && (frames.length > 0 || this.pendingUpgrades.length > 0) ? await this.closeFetchingMisses(run) : await run();
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
     const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
@@ -514,6 +515,32 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.observeIngestion('total', ingestMs / 1000);
     this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
     return seq;
+  }
+
+  /**
+   * A fork's close. The ledger's transactions (and upgrades) read each other's writes, so one may
+   * read a key nobody has fetched yet (what an earlier transaction's changes lead to); admission
+   * fetched only what each reads alone. The close runs as it is, and when it read such a key its
+   * result is dropped (nothing is stored before the close ends), the keys are fetched, and it runs
+   * again. Usually nothing is missed and the transactions run once, not a dry run and then the close.
+   */
+  private async closeFetchingMisses<T>(run: () => Promise<T | undefined>): Promise<T | undefined> {
+    const fork = this.fork!;
+    for (let round = 1; ; round++) {
+      const misses = new Map<string, Uint8Array>();
+      this.missRecorders.add(misses);
+      let closed: T | undefined;
+      try {
+        closed = await run();
+      } catch (err) {
+        // a refusal may come from a missing entry (an upgrade's setting): fetch, then judge again
+        if (misses.size === 0 || round === MAX_DISCOVERY_ROUNDS) throw err;
+      } finally {
+        this.missRecorders.delete(misses);
+      }
+      if (misses.size === 0 || round === MAX_DISCOVERY_ROUNDS || this.stopped) return closed;
+      await fork.resolve([...misses.values()]);
+    }
   }
 
   private scheduleEagerClose(): void {

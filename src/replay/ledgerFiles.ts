@@ -48,9 +48,19 @@ function uncompressed(bytes: Uint8Array, path: string): Uint8Array {
 function ledgersIn(bytes: Uint8Array, path: string): RawLedger[] {
   if (bytes.length < 4) throw new ReplayInputError(`${path}: ${bytes.length} bytes: not LedgerCloseMeta data`);
   const first = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
-  // A raw LedgerCloseMeta opens with its version (0-2); a batch with its start ledger (which is
-  // never that low on a real network); a meta stream with a record mark (high bit set).
-  if (first <= 2) return [singleMeta(bytes, path)];
+  // A raw LedgerCloseMeta opens with its version (0-2); a batch with its start ledger; a meta
+  // stream with a record mark (high bit set). A batch of a standalone network's ledger 1 or 2 opens
+  // like a raw V1 or V2 meta, but a raw meta read as a batch fails the batch's own checks at once
+  // (its "end sequence" is its ext discriminant, 0 or 1, and with 1 its header hash would have to
+  // start with the count 1).
+  if (first === 0) return [singleMeta(bytes, path)];
+  if (first <= 2) {
+    try {
+      return decodeBatch(bytes, path, { verify: 'header' });
+    } catch {
+      return [singleMeta(bytes, path)];
+    }
+  }
   if (first & 0x8000_0000) {
     return splitRecords(bytes, path).map((record, i) => singleMeta(record, `${path}: record ${i}`));
   }

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { gunzipSync, zstdCompressSync } from 'node:zlib';
 import { decodeLedger, readLedgerFile, ReplayInputError } from '../../../src/replay/ledgerFiles.ts';
 import { frameRecord, concat } from '../../../src/sources/recordMarked.ts';
+import { encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
+import { xdr } from '@stellar/stellar-sdk';
 
 const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url).pathname;
 const gz = (seq: number) => join(FIXTURES, `pubnet/ledgers/ledger-${seq}.xdr.gz`);
@@ -56,4 +58,25 @@ test('bad input is a ReplayInputError naming the file, never anything else', () 
   writeFileSync(join(dir, 'cut.xdr'), rawMeta(63092985).subarray(0, 5000));
   expectInputError(join(dir, 'cut.xdr'), /truncated or corrupt LedgerCloseMeta for ledger 63092985/,
     (p) => readLedgerFile(p).map((l) => decodeLedger(l, p)));
+}));
+
+test('a batch of a standalone network\'s ledger 1 or 2 (its start opens like a raw meta\'s version) is read as a batch', () => withTemp((dir) => {
+  // a pubnet meta relabelled as ledger 1 and 2: the batch's own checks only read sequences
+  const relabelled = (seq: number): Uint8Array => {
+    const meta = xdr.LedgerCloseMeta.schema.decode(rawMeta(63092982));
+    if (meta.v !== 2) throw new Error('fixture is not a V2 meta');
+    meta.v2.ledgerHeader.header.ledgerSeq = seq;
+    return xdr.LedgerCloseMeta.schema.encode(meta);
+  };
+  for (const start of [1, 2]) {
+    const path = join(dir, `batch-${start}.xdr`);
+    const metas = [relabelled(start), relabelled(start + 1)];
+    writeFileSync(path, encodeBatch(metas.map((bytes, i) => ({ sequence: start + i, bytes })), false));
+    const ledgers = readLedgerFile(path);
+    assert.deepEqual(ledgers.map((l) => l.sequence), [start, start + 1], path);
+    assert.deepEqual(Buffer.from(ledgers[1].bytes), Buffer.from(metas[1]));
+    // the same meta alone, raw, is still one ledger
+    writeFileSync(join(dir, 'raw.xdr'), metas[0]);
+    assert.deepEqual(readLedgerFile(join(dir, 'raw.xdr')).map((l) => l.sequence), [start]);
+  }
 }));

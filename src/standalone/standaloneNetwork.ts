@@ -8,7 +8,7 @@ import type { CloseMode, Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
-import { bytesEqual, toBase64, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
+import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
@@ -34,11 +34,9 @@ import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
 import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
 import { markResolved, type ForkedState } from '../fork/forkedState.ts';
+import { MissedKeys } from '../fork/missedKeys.ts';
 import { FORK_LEDGER, FORK_PINNED, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
 import type { StoredEntry } from '../store/types.ts';
-
-/** A fork's dry runs before a submission or a close: at most this many rounds of fetching what they missed. */
-const MAX_DISCOVERY_ROUNDS = 8;
 
 /** Ledger metas from this size on are converted to rows by the addon. */
 const NATIVE_CONVERSION_BYTES = 256 * 1024;
@@ -83,10 +81,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private exclusiveOp: Promise<unknown> | undefined;
   /** Accounts whose signatures are not needed (lumen_impersonateAccount). */
   readonly impersonation = new Impersonation();
-  /** A fork (--fork-url): where the entries not held locally come from (src/fork/forkedState.ts). */
-  private fork: ForkedState | undefined;
-  /** During a fork's dry run or close: where the keys read that were absent and never resolved are recorded. */
-  private readonly missRecorders = new Set<Map<string, Uint8Array>>();
+  /** A fork (--fork-url): the reads of entries not held locally, which are fetched and the run repeated. */
+  private missed: MissedKeys | undefined;
 
   constructor(opts: {
     /** Where closed ledgers are committed and announced (its store is the one read here). */
@@ -110,9 +106,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.state = {
       getEntry: (key) => {
         const e = this.store.entry(key);
-        if (!e && this.missRecorders.size > 0 && this.fork && !this.fork.isResolved(key)) {
-          for (const misses of this.missRecorders) misses.set(toBase64(key), key);
-        }
+        if (!e) this.missed?.absent(key);
         return e ? decodeLedgerEntry(e.entry) : undefined;
       },
       offers: (selling, buying) => this.orderBook.offers(selling, buying),
@@ -200,7 +194,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   /** Makes this network a fork reading what it lacks from `fork` (after init). */
-  attachFork(fork: ForkedState): void { this.fork = fork; }
+  attachFork(fork: ForkedState): void { this.missed = new MissedKeys(fork); }
 
   /** The fork stored entries it fetched: what is kept in memory about the state learns them. */
   forkedEntriesStored(writes: readonly StoredEntry[]): void {
@@ -209,24 +203,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   }
 
   /**
-   * A fork's discovery loop: runs `dryRun` recording the absent keys it read that were never
-   * resolved, fetches them, and runs again until it misses nothing (at most MAX_DISCOVERY_ROUNDS).
-   */
-  private async discover(dryRun: () => void, signal?: AbortSignal): Promise<void> {
-    const fork = this.fork;
-    if (!fork) return;
-    for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
-      const misses = new Map<string, Uint8Array>();
-      this.missRecorders.add(misses);
-      try { dryRun(); } catch { /* the real run reports it */ } finally { this.missRecorders.delete(misses); }
-      if (misses.size === 0) return;
-      await fork.resolve([...misses.values()], { signal });
-    }
-  }
-
-  /**
    * Applies `frames` (and the pending upgrades) as the next ledger would, without storing anything:
-   * what they read is what discovery needs.
+   * what they read is what a fork fetches before admitting them.
    */
   private dryRun(frames: TransactionFrame[]): void {
     const prev = this.latestHeader();
@@ -288,7 +266,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
     const frame: TransactionFrame = { ...frameOf(envelope, this.networkId), envelopeXdr };
     // a fork: what validating and applying it reads is fetched first (a remote failure rejects: nothing queued)
-    if (this.fork) await this.discover(() => this.dryRun([frame]));
+    if (this.missed) await this.missed.discover(() => this.dryRun([frame]));
     await verifySignaturesOffThread(frame, this.state, this.verifier);
     return this.submitFrame(frame);
   }
@@ -489,7 +467,11 @@ export class StandaloneNetwork implements TransactionSubmitter {
       } : {}),
       upgrades: this.pendingUpgrades, impersonated: this.impersonation,
     }));
-    const closed = this.fork && (frames.length > 0 || this.pendingUpgrades.length > 0) ? await this.closeFetchingMisses(run) : await run();
+    // a fork: the ledger's transactions (and upgrades) read each other's writes, so one may read a
+    // key nobody has fetched yet (what an earlier transaction's changes lead to; admission fetched
+    // what each reads alone): the close is then dropped (nothing is stored yet) and run again
+    const closed = this.missed && (frames.length > 0 || this.pendingUpgrades.length > 0)
+      ? await this.missed.runFetching(run, () => this.stopped) : await run();
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
     const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
@@ -515,32 +497,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.observeIngestion('total', ingestMs / 1000);
     this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
     return seq;
-  }
-
-  /**
-   * A fork's close. The ledger's transactions (and upgrades) read each other's writes, so one may
-   * read a key nobody has fetched yet (what an earlier transaction's changes lead to); admission
-   * fetched only what each reads alone. The close runs as it is, and when it read such a key its
-   * result is dropped (nothing is stored before the close ends), the keys are fetched, and it runs
-   * again. Usually nothing is missed and the transactions run once, not a dry run and then the close.
-   */
-  private async closeFetchingMisses<T>(run: () => Promise<T | undefined>): Promise<T | undefined> {
-    const fork = this.fork!;
-    for (let round = 1; ; round++) {
-      const misses = new Map<string, Uint8Array>();
-      this.missRecorders.add(misses);
-      let closed: T | undefined;
-      try {
-        closed = await run();
-      } catch (err) {
-        // a refusal may come from a missing entry (an upgrade's setting): fetch, then judge again
-        if (misses.size === 0 || round === MAX_DISCOVERY_ROUNDS) throw err;
-      } finally {
-        this.missRecorders.delete(misses);
-      }
-      if (misses.size === 0 || round === MAX_DISCOVERY_ROUNDS || this.stopped) return closed;
-      await fork.resolve([...misses.values()]);
-    }
   }
 
   private scheduleEagerClose(): void {

@@ -324,6 +324,7 @@ await section('snapshot and revert', ['Snapshot and revert, 100,000 entries in t
 await section('fork (lazy state from a remote)', [
   'Fork: getLedgerEntries (1 account), first call on B (fetched from A)', 'Fork: getLedgerEntries (1 account), later calls on B (resolved)',
   'Fork: simulateTransaction (counter increment), first call on B (instance fetched)', 'Fork: simulateTransaction (counter increment), later calls on B (resolved)',
+  'Fork: close of a ledger of payments between local accounts (lumen_closeLedgers)', 'Fork: close of a ledger of counter increments (lumen_closeLedgers)',
 ], forkSection);
 const mainDurationSec = (performance.now() - started) / 1000;
 const loadAfterMain = loadavg();

@@ -2,7 +2,7 @@
 // database the state is the archive's checkpoint C at or before N (N defaults to the archive's
 // latest checkpoint), filled by the follower's bootstrap (src/archive/stateBootstrap.ts). Then the
 // follower's ingester (src/ingest/ledgerIngester.ts) stores the ledgers C+1..N from --datastore (or
-// N itself when N = C), or, without a datastore (N must then be a checkpoint), ledger N made from
+// N itself when N = C), or, without a datastore (the fork is then C's: N = C), ledger N made from
 // the archive's header (src/fork/checkpointLedger.ts). Either way the stored ledger N carries the
 // network's hash, so the standalone network's next ledger chains onto it. The state is complete:
 // nothing is fetched later (no ForkedState). The local root's lumens for the faucet and the test
@@ -63,15 +63,17 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
     throw new ForkStartError(`--fork-archive ${url} is an archive of "${root.networkPassphrase}", not of "${config.networkPassphrase}" (--network-passphrase)`);
   }
   // without --fork-ledger: the archive's latest checkpoint
-  const n = config.forkLedger || root.currentLedger;
-  const checkpoint = latestCheckpointAtOrBefore(n);
-  if (checkpoint === undefined) throw new ForkStartError(`--fork-ledger ${n}: no checkpoint at or before it (the first is ledger 63)`);
+  const asked = config.forkLedger || root.currentLedger;
+  const checkpoint = latestCheckpointAtOrBefore(asked);
+  if (checkpoint === undefined) throw new ForkStartError(`--fork-ledger ${asked}: no checkpoint at or before it (the first is ledger 63)`);
   if (checkpoint > root.currentLedger) {
-    throw new ForkStartError(`--fork-ledger ${n}: the history archive ${url} has checkpoints up to ledger ${root.currentLedger} only (ledger ${n} needs checkpoint ${checkpoint})`);
+    throw new ForkStartError(`--fork-ledger ${asked}: the history archive ${url} has checkpoints up to ledger ${root.currentLedger} only (ledger ${asked} needs checkpoint ${checkpoint})`);
   }
-  if (!config.datastore && n !== checkpoint) {
-    throw new ForkStartError(`--fork-ledger ${n} is not a checkpoint ledger: without --datastore the fork must start at a checkpoint `
-      + `(the nearest at or before it is ${checkpoint}), or give --datastore for ledgers ${checkpoint + 1}..${n}`);
+  // without a datastore nothing holds the ledgers after the checkpoint: the fork is the checkpoint's
+  const n = config.datastore ? asked : checkpoint;
+  if (n !== asked) {
+    logger.warn({ forkLedger: asked, checkpoint }, `--fork-ledger ${asked} is not a checkpoint ledger and there is no --datastore for ledgers `
+      + `${checkpoint + 1}..${asked}: the fork starts after checkpoint ${checkpoint}, with the state as of that ledger`);
   }
   const datastore = config.datastore ? await checkedDatastore(config, n, checkpoint) : undefined;
 
@@ -97,11 +99,16 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   return true;
 }
 
-/** A restart on a database holding ledgers: it must be this archive's fork (at N, when --fork-ledger is given). */
+/**
+ * A restart on a database holding ledgers: it must be this archive's fork, at N when --fork-ledger
+ * is given (or at the checkpoint a fork without a datastore took for it).
+ */
 function restartedArchiveFork(store: LedgerWriter['store'], config: Config, stored: string | undefined): boolean {
   const url = config.forkArchive;
   const storedLedger = Number(store.metadata(FORK_LEDGER));
-  if (stored !== url || (config.forkLedger && storedLedger !== config.forkLedger)) {
+  const sameLedger = !config.forkLedger || config.forkLedger === storedLedger
+    || (!config.datastore && latestCheckpointAtOrBefore(config.forkLedger) === storedLedger);
+  if (stored !== url || !sameLedger) {
     throw new ForkStartError(`--fork-archive ${url}${config.forkLedger ? ` --fork-ledger ${config.forkLedger}` : ''}: the database ${config.dbPath} holds `
       + (stored === undefined ? 'a network that is not an archive fork' : `a fork of ${stored} at ledger ${storedLedger}`)
       + '; use an empty database');

@@ -160,15 +160,13 @@ describe('fork from a history archive (--fork-archive)', () => {
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', '100000', '--datastore', join(dir, 'datastore'), ...base]),
       /has checkpoints up to ledger \d+ only \(ledger 100000 needs checkpoint 99967\)/);
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', '10', '--datastore', join(dir, 'datastore'), ...base]), /no checkpoint at or before it/);
-    assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(CHECKPOINT + 1), ...base]),
-      new RegExp(`--fork-ledger ${CHECKPOINT + 1} is not a checkpoint ledger: without --datastore`));
   });
 });
 
 // Real data: pubnet's first checkpoints (shared/fixtures/pubnet/history-archive, no datastore). The
 // fork's ledger N is pubnet's by hash, and its locked root (master weight 0 since genesis) signs
 // again, so the faucet works on a fork of a real network.
-describe('fork from a real history archive alone (pubnet, checkpoint 63)', () => {
+describe('fork from a real history archive alone (pubnet, --fork-ledger 100: checkpoint 63)', () => {
   const fixture = fileURLToPath(new URL('../../../shared/fixtures/pubnet/history-archive/', import.meta.url));
   const pubnet = Networks.PUBLIC;
   const root = Keypair.master(pubnet).publicKey();
@@ -187,11 +185,14 @@ describe('fork from a real history archive alone (pubnet, checkpoint 63)', () =>
     return xdr.LedgerHeaderHistoryEntry.schema.decode(last!);
   };
 
-  it('stores pubnet\'s ledger 63, chains 64 onto it, and funds accounts from the unlocked root', async () => {
+  it('starts after the checkpoint at or before N, stores pubnet\'s ledger 63, chains 64 onto it, and funds accounts from the unlocked root', async () => {
     c = await startNodeProcess({
       readyTimeoutMs: 60_000,
-      args: ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--fork-ledger', '63', '--network-passphrase', pubnet, '--accounts', '0'],
+      args: ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--fork-ledger', '100', '--network-passphrase', pubnet, '--accounts', '0'],
     });
+    // no datastore holds 64..100: the fork is the checkpoint's, and says so
+    assert.match(c.output(), /--fork-ledger 100 is not a checkpoint ledger and there is no --datastore for ledgers 64\.\.100: the fork starts after checkpoint 63/);
+    assert.equal((await call(c, 'getHealth')).oldestLedger, 63);
     const expected = lastHeaderEntry('ledger-0000003f.xdr.gz');
     assert.equal(expected.header.ledgerSeq, 63);
     const n = await ledgerAt(c, 63);
@@ -211,16 +212,19 @@ describe('fork from a real history archive alone (pubnet, checkpoint 63)', () =>
     assert.ok((await accountEntry(sC, fresh.publicKey())).balance > 0n);
   });
 
-  it('restarts without --fork-ledger on its database; refuses a ledger past the archive or not a checkpoint', async () => {
+  it('restarts on its database with the same --fork-ledger or none; refuses another N there, and a ledger past the archive', async () => {
     const { dbPath } = c!;
-    const tip = await latest(c!);
-    await c!.stop();
     const args = ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--network-passphrase', pubnet];
-    c = await startNodeProcess({ dbPath, args });
-    assert.ok((await latest(c)) >= tip);
-    assert.ok(!/bootstrapping the state/.test(c.output()), 'the restart continues: no bootstrap');
-    await c.stop();
+    for (const again of [['--fork-ledger', '100'], []]) {
+      const tip = await latest(c!);
+      await c!.stop();
+      c = await startNodeProcess({ dbPath, args: [...args, ...again] });
+      assert.ok((await latest(c)) >= tip);
+      assert.ok(!/bootstrapping the state/.test(c.output()), 'the restart continues: no bootstrap');
+    }
+    await c!.stop();
     c = undefined;
+    await assert.rejects(startNodeProcess({ dbPath, args: [...args, '--fork-ledger', '127'] }), /holds a fork of .* at ledger 63/);
     const refusal = async (extra: string[]) => {
       try {
         await (await startNodeProcess({ args: [...args, ...extra] })).stop();
@@ -230,6 +234,5 @@ describe('fork from a real history archive alone (pubnet, checkpoint 63)', () =>
       }
     };
     assert.match(await refusal(['--fork-ledger', '191']), /has checkpoints up to ledger 127 only \(ledger 191 needs checkpoint 191\)/);
-    assert.match(await refusal(['--fork-ledger', '100']), /--fork-ledger 100 is not a checkpoint ledger: without --datastore .* nearest at or before it is 63/);
   });
 });

@@ -6,8 +6,8 @@
 // the archive's header (src/fork/checkpointLedger.ts). Either way the stored ledger N carries the
 // network's hash, so the standalone network's next ledger chains onto it. The state is complete:
 // nothing is fetched later (no ForkedState). The local root's lumens for the faucet and the test
-// accounts are developer edits (lumen_setBalance's edit) in the first ledger the fork closes, N + 1,
-// not part of a genesis: there is no genesis here.
+// accounts are developer edits in the first ledger the fork closes, N + 1, not part of a genesis:
+// there is no genesis here (src/standalone/archiveForkEdits.ts).
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
@@ -17,15 +17,10 @@ import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import type { LedgerSource } from '../sources/ledgerSource.ts';
-import { accountKey, decodeLedgerEntry, networkIdOf, type AccountId } from '../xdr/codec.ts';
-import type { LedgerTxn } from '../ledger/ledgerTxn.ts';
+import { decodeLedgerEntry, networkIdOf } from '../xdr/codec.ts';
 import { ConfigSettingId } from '../xdr/ledgerKeys.ts';
 import { WINDOW_KEY, windowAverage } from '../ingest/stateSizeWindow.ts';
 import { checkpointLedgerSource } from './checkpointLedger.ts';
-import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
-import { devEditStep, setNativeBalance } from '../standalone/stateEdits.ts';
-import { genesisTestAccounts } from '../standalone/devGenesis.ts';
-import { rootSigner } from '../ledger/rootAccount.ts';
 import { FORK_LEDGER, FORK_URL, ForkStartError } from './forkStart.ts';
 
 /** Store metadata: the history archive a fork was made from (its ledger is FORK_LEDGER). */
@@ -156,37 +151,6 @@ function storedWindowAverage(store: LedgerWriter['store']): bigint {
   const data = decodeLedgerEntry(stored.entry).data;
   return data.type === 8 && data.configSetting.configSettingID === ConfigSettingId.LIVE_SOROBAN_STATE_SIZE_WINDOW
     ? windowAverage(data.configSetting.liveSorobanStateSizeWindow) : 0n;
-}
-
-/**
- * The fork's first ledger, N + 1: the local root gets the faucet's lumens and the test accounts
- * (--accounts) theirs, as developer edits. A real network's root is locked (pubnet's master weight
- * is 0 from its first ledgers), and anyone may have changed a test account, since its keys are
- * public, so each of them also gets master weight 1 and thresholds 0: its own key signs alone
- * again. Other signers, subentries and flags stay as the forked network left them.
- */
-export async function closeArchiveForkEdits(network: StandaloneNetwork, store: LedgerWriter['store'], config: Config): Promise<void> {
-  const root = { type: 0 as const, ed25519: rootSigner(network.networkId).publicKey };
-  const accounts = [
-    { id: root, balance: ARCHIVE_FORK_ROOT_BALANCE },
-    ...genesisTestAccounts(config).map((a) => ({ id: { type: 0 as const, ed25519: a.publicKey }, balance: a.balance })),
-  ];
-  await network.closeNextLedger([devEditStep((ltx, header) => {
-    for (const a of accounts) {
-      setNativeBalance(ltx, header, a.id, a.balance);
-      unlockMasterKey(ltx, a.id);
-    }
-  })]);
-  store.setMetadata(FORK_ARCHIVE_ROOT_PENDING, 'false');
-}
-
-function unlockMasterKey(ltx: LedgerTxn, id: AccountId): void {
-  const entry = ltx.load(accountKey(id));
-  if (entry?.data.type !== 0) return;
-  const thresholds = entry.data.account.thresholds;
-  if (thresholds[0] === 1 && thresholds[1] === 0 && thresholds[2] === 0 && thresholds[3] === 0) return;
-  entry.data.account.thresholds = new Uint8Array([1, 0, 0, 0]);
-  ltx.update(entry);
 }
 
 /** `source`, ending after ledger `last` (and reporting it as its tip). */

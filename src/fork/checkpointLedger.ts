@@ -7,7 +7,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { HistoryArchive } from '../archive/historyArchive.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
-import { emptyTxSet } from '../standalone/emptyLedgers.ts';
+import { emptyTxSet } from '../ledger/txSet.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 
 /** The first protocol whose ledgers close with LedgerCloseMeta V2. */

@@ -6,6 +6,7 @@ import { rootSigner } from './rootAccount.ts';
 import { raiseToUnlimited, type LimitsPreset } from './soroban/limitsPresets.ts';
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';
 import { headerHash } from './header.ts';
+import { emptyTxSet } from './txSet.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 
 export const TOTAL_COINS = 1_000_000_000_000_000_000n; // stroops
@@ -89,10 +90,7 @@ export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Gene
   const stateParts = [rootKey, ...funded.map((a) => a.publicKey)].flatMap((key, i) =>
     [encodeLedgerKey(accountKey({ type: 0, ed25519: key })), encodeLedgerEntry(i === 0 ? rootEntry : accountEntries[i - 1])]);
   const zero = new Uint8Array(32);
-  const txSet: xdr.GeneralizedTransactionSetWire = {
-    v: 1,
-    v1TxSet: { previousLedgerHash: zero, phases: [{ v: 0, v0Components: [] }, { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } }] },
-  };
+  const txSet = emptyTxSet(zero);
   const header: xdr.LedgerHeaderWire = {
     ledgerVersion: opts.from?.ledgerVersion ?? PROTOCOL_VERSION,
     previousLedgerHash: zero,

@@ -18,16 +18,9 @@ import { xdr } from '@stellar/stellar-sdk';
 import { sha256, type LedgerHeader } from '../xdr/codec.ts';
 import { updateSkipList } from '../ledger/header.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
+import { emptyTxSet } from '../ledger/txSet.ts';
 
 const digest = (bytes: Uint8Array): Buffer => nodeHash('sha256', bytes, 'buffer') as Buffer;
-
-/** The empty generalized transaction set every empty ledger closes with (closeLedgerSteps' shape). */
-export function emptyTxSet(previousLedgerHash: Uint8Array): xdr.GeneralizedTransactionSetWire {
-  return {
-    v: 1,
-    v1TxSet: { previousLedgerHash, phases: [{ v: 0, v0Components: [] }, { v: 1, parallelTxsComponent: { baseFee: null, executionStages: [] } }] },
-  };
-}
 
 /** Where the patched fields sit in a LedgerHeader's XDR with a BASIC StellarValue without upgrades. */
 const H = { prevHash: 4, txSetHash: 36, closeTime: 68, bucketListHash: 116, ledgerSeq: 148, skipList: 192, size: 324 } as const;

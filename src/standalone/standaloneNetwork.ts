@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { CloseMode, Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
-import type { SubmitResult, TransactionSubmitter } from '../rpc/methods/types.ts';
+import { SubmitterError, type SubmitResult, type TransactionSubmitter } from '../submit/transactionSubmitter.ts';
 import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
@@ -33,7 +33,7 @@ import { Impersonation } from './impersonation.ts';
 import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
 import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
-import { markResolved, type ForkedState } from '../fork/forkedState.ts';
+import { ForkFetchError, markResolved, type ForkedState } from '../fork/forkedState.ts';
 import { MissedKeys } from '../fork/missedKeys.ts';
 import { FORK_LEDGER, FORK_PINNED, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
 import type { StoredEntry } from '../store/types.ts';
@@ -266,7 +266,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
   async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
     const frame: TransactionFrame = { ...frameOf(envelope, this.networkId), envelopeXdr };
     // a fork: what validating and applying it reads is fetched first (a remote failure rejects: nothing queued)
-    if (this.missed) await this.missed.discover(() => this.dryRun([frame]));
+    if (this.missed) {
+      await this.missed.discover(() => this.dryRun([frame]))
+        .catch((e: unknown) => { throw e instanceof ForkFetchError ? new SubmitterError(e.message, e.message) : e; });
+    }
     await verifySignaturesOffThread(frame, this.state, this.verifier);
     return this.submitFrame(frame);
   }

@@ -1,20 +1,17 @@
 // sendTransaction: decode the envelope, hand it to the submitter (the standalone queue or a core
 // node), and report the submitter's verdict with the latest ledger. It does not wait for inclusion.
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
-import { ForkFetchError } from '../../fork/forkedState.ts';
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import { toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';
-import type { Method, SubmitResult } from './types.ts';
-import { CoreExceptionError, CoreStatusError } from '../../core/coreSubmitter.ts';
+import type { Method } from './types.ts';
+import { MAX_ENVELOPE_BYTES, SubmitterError, type SubmitResult } from '../../submit/transactionSubmitter.ts';
 import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
 import {
   hexHash, ledgerSequence, object, optional, unixTimeString, xdrFormatParam, xdrList, xdrValue,
 } from './shared/schemas.ts';
 
-/** The reference's cap on the decoded envelope. */
-export const MAX_ENVELOPE_BYTES = 1024 * 1024;
 const STATUS_NAMES = ['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR'];
 const STATUSES = new Set(STATUS_NAMES);
 
@@ -77,10 +74,7 @@ export const sendTransaction: Method = {
     try {
       result = await ctx.submitter.submit(bytes, envelope);
     } catch (e) {
-      if (e instanceof CoreExceptionError) throw internalError('received exception from stellar-core');
-      if (e instanceof CoreStatusError) throw internalError('invalid status from stellar-core');
-      // a fork that could not fetch what the transaction reads: nothing was queued
-      if (e instanceof ForkFetchError) throw internalError(e.message);
+      if (e instanceof SubmitterError) throw internalError(e.answer);
       throw internalError('could not submit transaction to stellar-core');
     }
     if (!STATUSES.has(result.status)) throw internalError('invalid status from stellar-core');

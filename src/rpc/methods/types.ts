@@ -3,28 +3,13 @@
 // simulator); it never writes storage.
 import type { Config } from '../../config/config.ts';
 import type { LedgerArchive, StoreReader } from '../../store/types.ts';
-import type { TransactionEnvelope } from '../../xdr/codec.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
 import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
 import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
 import type { ForkedState } from '../../fork/forkedState.ts';
-
-export type SubmitStatus = 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
-
-export interface SubmitResult {
-  status: SubmitStatus;
-  hash: Uint8Array;                 // network hash of the envelope (outer hash for a fee bump)
-  errorResult?: Uint8Array;         // TransactionResult XDR, status ERROR only
-  diagnosticEvents?: Uint8Array[];  // DiagnosticEvent XDRs, status ERROR only
-}
-
-/** Where sendTransaction goes: the standalone network's queue, or a core node's /tx. */
-export interface TransactionSubmitter {
-  /** `envelope` is `envelopeXdr` decoded (the caller has decoded it to check it: not done twice). */
-  submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult>;
-}
+import type { TransactionSubmitter } from '../../submit/transactionSubmitter.ts';
 
 /** What simulateTransaction runs on: the native host (src/host/simulator.ts's Simulator). */
 export interface TransactionSimulator {

@@ -10,7 +10,7 @@ import { StandaloneNetwork } from '../../../src/standalone/standaloneNetwork.ts'
 import { LedgerWriter } from '../../../src/ingest/ledgerWriter.ts';
 import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { defaultConfig, type Config } from '../../../src/config/config.ts';
-import type { SubmitResult } from '../../../src/rpc/methods/types.ts';
+import type { SubmitResult } from '../../../src/submit/transactionSubmitter.ts';
 import type { Clock } from '../../../src/standalone/clock.ts';
 
 export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
 import { sendTransaction } from '../../../src/rpc/methods/sendTransaction.ts';
-import type { MethodContext, SubmitResult, TransactionSubmitter } from '../../../src/rpc/methods/types.ts';
+import type { MethodContext } from '../../../src/rpc/methods/types.ts';
+import type { SubmitResult, TransactionSubmitter } from '../../../src/submit/transactionSubmitter.ts';
 import {
   LAST_LEDGER, assertDecimalString, assertRpcError, assertShape, call, contextFor, envelopesByHash, ledgerMeta,
   openEmptyStore, openStore, type TestStore,

@@ -13,7 +13,8 @@ import { ConfigSettingId, configSettingKey, ttlKeyFor } from '../../../src/xdr/l
 import { ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { WINDOW_KEY } from '../../../src/ingest/stateSizeWindow.ts';
 import { loadNative, nativeAvailable } from '../../../src/host/native.ts';
-import { EmptyLedgerChain, emptyTxSet } from '../../../src/standalone/emptyLedgers.ts';
+import { EmptyLedgerChain } from '../../../src/standalone/emptyLedgers.ts';
+import { emptyTxSet } from '../../../src/ledger/txSet.ts';
 import { headerHash, nextHeader } from '../../../src/ledger/header.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
 import { standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';

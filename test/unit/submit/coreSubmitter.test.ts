@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { createServer, type Server } from 'node:http';
 import { xdr } from '@stellar/stellar-sdk';
 import { sendTransaction } from '../../../src/rpc/methods/sendTransaction.ts';
-import { CoreSubmitter, joinDiagnosticEvents, splitDiagnosticEvents } from '../../../src/core/coreSubmitter.ts';
+import { CoreSubmitter, joinDiagnosticEvents, splitDiagnosticEvents } from '../../../src/submit/coreSubmitter.ts';
 import {
   LAST_LEDGER, PUBNET_PASSPHRASE, assertRpcError, call, contextFor, envelopesByHash, ledgerMeta, openStore, type TestStore,
 } from '../methods/support/pubnet.ts';

@@ -2,14 +2,9 @@
 // verdict is mapped as the reference node maps it (reference-node.md section 6).
 import { Reader } from '@stellar/js-xdr';
 import { xdr } from '@stellar/stellar-sdk';
-import type { SubmitResult, SubmitStatus, TransactionSubmitter } from '../rpc/methods/types.ts';
+import { SubmitterError, type SubmitResult, type SubmitStatus, type TransactionSubmitter } from './transactionSubmitter.ts';
 import { networkIdOf, toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
 import { transactionHash } from '../xdr/transactions.ts';
-
-/** Core threw while handling the transaction: the reference answers -32603 with this text. */
-export class CoreExceptionError extends Error {}
-/** Core answered with a status the API does not know: -32603 "invalid status from stellar-core". */
-export class CoreStatusError extends Error {}
 
 interface CoreTxResponse {
   exception?: string;
@@ -42,10 +37,11 @@ export class CoreSubmitter implements TransactionSubmitter {
 }
 
 export function mapCoreResponse(body: CoreTxResponse, hash: Uint8Array): SubmitResult {
-  if (body.exception) throw new CoreExceptionError(body.exception);
+  // core threw while handling the transaction, or answered a status the API does not know
+  if (body.exception) throw new SubmitterError('received exception from stellar-core', body.exception);
   const status = body.status as SubmitStatus;
   if (PASSED_THROUGH.has(status)) return { status, hash };
-  if (status !== 'ERROR') throw new CoreStatusError(`stellar-core answered status ${JSON.stringify(body.status)}`);
+  if (status !== 'ERROR') throw new SubmitterError('invalid status from stellar-core', `stellar-core answered status ${JSON.stringify(body.status)}`);
   return {
     status,
     hash,

@@ -2,11 +2,10 @@
 // JSON ({status, error, diagnostic_events}), so a second node can follow it as a real network and
 // submit through it exactly as it would submit to core.
 import type { FastifyInstance } from 'fastify';
-import type { TransactionSubmitter } from './methods/types.ts';
-import { joinDiagnosticEvents } from '../core/coreSubmitter.ts';
+import { MAX_ENVELOPE_BYTES, type TransactionSubmitter } from './transactionSubmitter.ts';
+import { joinDiagnosticEvents } from './coreSubmitter.ts';
 import { toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
 import { decodeEnvelope } from '../xdr/transactions.ts';
-import { MAX_ENVELOPE_BYTES } from './methods/sendTransaction.ts';
 
 export function registerCoreTxEndpoint(app: FastifyInstance, submitter: TransactionSubmitter): void {
   app.get('/tx', async (req, reply) => {

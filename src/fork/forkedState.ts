@@ -24,9 +24,9 @@ export interface ForkedState {
 
 /** A remote that could not give the entries a caller needs: what the caller answers (-32603). */
 export class ForkFetchError extends Error {
-  constructor(url: string, cause: unknown) {
+  constructor(url: string | undefined, cause: unknown) {
     const detail = cause instanceof ForkRemoteError ? cause.message : (cause as Error)?.message ?? String(cause);
-    super(`could not read ledger entries from the forked network ${url}: ${detail}`);
+    super(`could not read ledger entries from the forked network${url ? ` ${url}` : ''}: ${detail}`);
     this.name = 'ForkFetchError';
   }
 }

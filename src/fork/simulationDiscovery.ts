@@ -19,7 +19,6 @@ import type { LedgerKey } from '../xdr/codec.ts';
 import { decodeEnvelope, innerTransaction } from '../xdr/transactions.ts';
 import { xdr } from '@stellar/stellar-sdk';
 import type { Simulation } from '../host/simulator.ts';
-import { RpcError, internalError } from '../rpc/errors.ts';
 import { ForkFetchError, type ForkedState } from './forkedState.ts';
 
 
@@ -89,15 +88,13 @@ export async function simulateOnFork(input: DiscoveryInput): Promise<DiscoveryOu
 }
 
 /**
- * A failed resolve as the caller's JSON-RPC error (-32603), never as a simulation result: the
- * simulation did not fail, the fork could not learn the state it needs.
+ * A failed resolve as a ForkFetchError (the method answers it -32603), never as a simulation
+ * result: the simulation did not fail, the fork could not learn the state it needs.
  */
-function remoteFailure(e: unknown): RpcError {
-  if (e instanceof RpcError) return e;
-  if (e instanceof ForkFetchError) return internalError(e.message);
-  const message = e instanceof Error ? e.message : String(e);
-  const url = typeof (e as { url?: unknown })?.url === 'string' ? ` ${(e as { url: string }).url}` : '';
-  return internalError(`could not read ledger entries from the forked network${url}: ${message}`);
+function remoteFailure(e: unknown): ForkFetchError {
+  if (e instanceof ForkFetchError) return e;
+  const url = (e as { url?: unknown })?.url;
+  return new ForkFetchError(typeof url === 'string' ? url : undefined, e);
 }
 
 /** A ContractData key of an authorization nonce (ScVal SCV_LEDGER_KEY_NONCE). */

@@ -9,7 +9,7 @@ import { sha256 } from '../xdr/codec.ts';
 import { configSettingKey } from '../xdr/ledgerKeys.ts';
 import type { LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import type { LedgerTxn } from '../ledger/ledgerTxn.ts';
-import { decodeBase64Std } from '../rpc/methods/shared/xdrFormat.ts';
+import { decodeBase64Std } from '../xdr/codec.ts';
 
 /** A setting that cannot be changed as asked; the message says why. */
 export class SettingsError extends Error {}

@@ -35,6 +35,18 @@ export function sha256(...parts: Uint8Array[]): Uint8Array {
 export const toHex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 export const toBase64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
+const BASE64_STD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Go's base64.StdEncoding decoding as the reference applies it to XDR params: padding required,
+ * no other alphabet, CR/LF ignored. undefined when the text is not valid base64.
+ */
+export function decodeBase64Std(text: string): Uint8Array | undefined {
+  const s = text.replace(/[\r\n]/g, '');
+  if (!BASE64_STD.test(s)) return undefined;
+  return new Uint8Array(Buffer.from(s, 'base64'));
+}
+
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

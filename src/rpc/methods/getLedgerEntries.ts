@@ -10,7 +10,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
 import {
-  bytesEqual, decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
+  bytesEqual, decodeBase64Std, decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,
 } from '../../xdr/codec.ts';
 import { EntryType, isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import type { StoreReader, StoredEntry } from '../../store/types.ts';
@@ -18,7 +18,7 @@ import type { Method, MethodCall, MethodContext } from './types.ts';
 import { ForkFetchError } from '../../fork/forkedState.ts';
 import { DB_EMPTY } from './shared/ledgerRange.ts';
 import { RecentCache } from './shared/recentCache.ts';
-import { decodeBase64Std, parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
+import { parseXdrFormat, renderXdr, type XdrFormat } from './shared/xdrFormat.ts';
 import {
   arrayOf, described, ledgerSequence, object, optional, xdrFormatParam, xdrValue,
 } from './shared/schemas.ts';

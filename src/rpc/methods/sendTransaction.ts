@@ -3,11 +3,11 @@
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
 import { xdr } from '@stellar/stellar-sdk';
 import { internalError, invalidParams } from '../errors.ts';
-import { toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
+import { decodeBase64Std, toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';
 import type { Method } from './types.ts';
 import { MAX_ENVELOPE_BYTES, SubmitterError, type SubmitResult } from '../../submit/transactionSubmitter.ts';
-import { decodeBase64Std, parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
+import { parseXdrFormat, xdrJson, type XdrFormat } from './shared/xdrFormat.ts';
 import {
   hexHash, ledgerSequence, object, optional, unixTimeString, xdrFormatParam, xdrList, xdrValue,
 } from './shared/schemas.ts';

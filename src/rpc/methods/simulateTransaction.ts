@@ -11,8 +11,9 @@ import {
   AUTH_MODES, ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult, simulationResultSchema,
 } from './shared/simulation.ts';
 import { xdrFormatParam } from './shared/schemas.ts';
-import { RpcError } from '../errors.ts';
+import { RpcError, internalError } from '../errors.ts';
 import { exhaustedError, simulateOnFork } from '../../fork/simulationDiscovery.ts';
+import { ForkFetchError } from '../../fork/forkedState.ts';
 
 const U32_MAX = 0xffff_ffff;
 
@@ -78,7 +79,7 @@ export const simulateTransaction: Method = {
 async function forkSimulation(ctx: MethodContext, transactionXdr: string, simulate: () => Promise<Simulation>, signal: AbortSignal): Promise<Simulation> {
   const outcome = await simulateOnFork({
     transactionXdr, simulate, fork: ctx.fork!, storedEntry: (key) => ctx.store.entry(key)?.entry, signal,
-  });
+  }).catch((e: unknown) => { throw e instanceof ForkFetchError ? internalError(e.message) : e; });
   if (!outcome.exhausted) return outcome.simulation;
   const { latestLedger, events, cost } = outcome.simulation;
   return { error: exhaustedError(outcome.rounds), minResourceFee: '0', events, contractEvents: [], stateChanges: [], cost, latestLedger };

@@ -8,7 +8,6 @@ import { Account, Contract, Keypair, StrKey, TransactionBuilder, nativeToScVal, 
 import { MAX_ROUNDS, keysOfEnvelope, simulateOnFork, } from '../../../src/fork/simulationDiscovery.ts';
 import type { Simulation } from '../../../src/host/simulator.ts';
 import { ForkFetchError, type ForkedState } from '../../../src/fork/forkedState.ts';
-import { RpcError } from '../../../src/rpc/errors.ts';
 import { decodeLedgerKey, encodeLedgerEntry, encodeLedgerKey, toBase64, toHex, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';
 import { symVal } from '../../../src/xdr/scVals.ts';
 
@@ -142,12 +141,12 @@ test('a simulation that keeps reading new keys stops after MAX_ROUNDS, exhausted
   assert.equal(n, MAX_ROUNDS);
 });
 
-test('a remote that cannot be read is a JSON-RPC -32603 naming the forked network', async () => {
+test('a remote that cannot be read is a ForkFetchError naming the forked network (the method answers it -32603)', async () => {
   const failure = Object.assign(new Error('getLedgerEntries at http://remote.invalid/: no answer'), { url: 'http://remote.invalid/' });
   const fork = new PretendFork(() => { throw failure; });
   await assert.rejects(
     simulateOnFork({ transactionXdr: envelope, simulate: pretendSimulation(fork, { n: 0 }), fork, storedEntry: () => undefined }),
-    (e: unknown) => e instanceof RpcError && e.code === -32603
+    (e: unknown) => e instanceof ForkFetchError
       && e.message === 'could not read ledger entries from the forked network http://remote.invalid/: getLedgerEntries at http://remote.invalid/: no answer',
   );
 });
@@ -156,7 +155,7 @@ test('the fork\'s own ForkFetchError keeps its message', async () => {
   const fork = new PretendFork(() => { throw new ForkFetchError('http://remote.invalid/', new Error('no answer')); });
   await assert.rejects(
     simulateOnFork({ transactionXdr: envelope, simulate: pretendSimulation(fork, { n: 0 }), fork, storedEntry: () => undefined }),
-    (e: unknown) => e instanceof RpcError && e.code === -32603
+    (e: unknown) => e instanceof ForkFetchError
       && e.message === 'could not read ledger entries from the forked network http://remote.invalid/: no answer',
   );
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatGoDuration, goHexDecode, goQuote, parseGoInt64, parseGoUint } from '../../../src/rpc/methods/shared/go.ts';
 import { joinErrors, paginationError } from '../../../src/rpc/methods/shared/pagination.ts';
-import { decodeBase64Std, xdrFormatError } from '../../../src/rpc/methods/shared/xdrFormat.ts';
+import { xdrFormatError } from '../../../src/rpc/methods/shared/xdrFormat.ts';
+import { decodeBase64Std } from '../../../src/xdr/codec.ts';
 
 const range = { oldest: { sequence: 10, closeTime: 100 }, latest: { sequence: 20, closeTime: 200 } };
 

@@ -8,7 +8,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { AuthMode, Simulation } from '../../../host/simulator.ts';
 import { innerTransaction, decodeEnvelope } from '../../../xdr/transactions.ts';
-import { decodeBase64Std, formatOf, xdrFormatError, xdrJson, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
+import { decodeBase64Std } from '../../../xdr/codec.ts';
+import { formatOf, xdrFormatError, xdrJson, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
 import type { JsonSchema } from '../types.ts';
 import {
   arrayOf, described, ledgerSequence, object, optional, uint64String, xdrList, xdrValue,

@@ -32,15 +32,3 @@ export const xdrJson = (cls: XdrJsonClass, bytes: Uint8Array): unknown => cls.fr
 /** Base64 of the bytes, or their JSON form, depending on the format. */
 export const renderXdr = (format: XdrFormat, cls: XdrJsonClass, bytes: Uint8Array): unknown =>
   format === 'json' ? xdrJson(cls, bytes) : toBase64(bytes);
-
-const BASE64_STD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/**
- * Go's base64.StdEncoding decoding as the reference applies it to XDR params: padding required,
- * no other alphabet, CR/LF ignored. undefined when the text is not valid base64.
- */
-export function decodeBase64Std(text: string): Uint8Array | undefined {
-  const s = text.replace(/[\r\n]/g, '');
-  if (!BASE64_STD.test(s)) return undefined;
-  return new Uint8Array(Buffer.from(s, 'base64'));
-}

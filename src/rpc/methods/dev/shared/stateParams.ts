@@ -4,7 +4,7 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { StandaloneNetwork } from '../../../../standalone/standaloneNetwork.ts';
 import { StateEditError, devEditStep, type Edit } from '../../../../standalone/stateEdits.ts';
-import { decodeBase64Std } from '../../shared/xdrFormat.ts';
+import { decodeBase64Std } from '../../../../xdr/codec.ts';
 import { devRefused } from '../types.ts';
 import type { AccountId, Asset, LedgerEntry, LedgerKey, ScVal } from '../../../../xdr/codec.ts';
 import type { JsonSchema } from '../../types.ts';

@@ -8,7 +8,7 @@ import {
   Account, Asset, Claimant, Keypair, Networks, Operation, TransactionBuilder, getClaimableBalanceIdFromResult, rpc, xdr,
 } from '@stellar/stellar-sdk';
 import { createLogger } from '../../../src/log.ts';
-import { createHttpServer } from '../../../src/rpc/httpServer.ts';
+import { createHttpServer } from '../../../src/transport/httpServer.ts';
 import { getLedgerEntries } from '../../../src/rpc/methods/getLedgerEntries.ts';
 import { contextFor } from '../methods/support/pubnet.ts';
 import { rootKeypair, standaloneOnFreshStore } from './standaloneSupport.ts';

@@ -1,7 +1,7 @@
 // HTTP-level behaviour of the JSON-RPC endpoint (reference: jrpc2's jhttp bridge, rs/cors, Go net/http).
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentTypeProblem, parseEndpoint } from '../../../src/rpc/httpServer.ts';
+import { contentTypeProblem, parseEndpoint } from '../../../src/transport/httpServer.ts';
 import { assertAlive, request, rpc, startServer, type TestServer } from './support.ts';
 
 let t: TestServer;

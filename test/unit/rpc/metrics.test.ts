@@ -1,7 +1,7 @@
 // Metrics and the admin endpoint.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAdminServer } from '../../../src/rpc/adminServer.ts';
+import { createAdminServer } from '../../../src/transport/adminServer.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createMetrics, getMetrics, observeIngestion, setLatestLedger, statusLabelForCode, toSnakeCase } from '../../../src/rpc/metrics.ts';
 import { request, rpc, startServer } from './support.ts';

@@ -1,7 +1,7 @@
 // Request bodies as the reference's decoder reads them: nesting depth and exact ids.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_JSON_DEPTH, jsonDepth, parseRequestBody } from '../../../src/rpc/requestBody.ts';
+import { MAX_JSON_DEPTH, jsonDepth, parseRequestBody } from '../../../src/transport/requestBody.ts';
 
 const nestedArrays = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type Config } from '../../../src/config/config.ts';
 import { createLogger, type LogSink } from '../../../src/log.ts';
 import { RpcError } from '../../../src/rpc/errors.ts';
-import { createHttpServer, type HttpServer } from '../../../src/rpc/httpServer.ts';
+import { createHttpServer, type HttpServer } from '../../../src/transport/httpServer.ts';
 import { RawJson } from '../../../src/rpc/rawJson.ts';
 import { createMetrics, type Metrics } from '../../../src/rpc/metrics.ts';
 import type { Method, MethodContext } from '../../../src/rpc/methods/types.ts';

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from '../rpc/metrics.ts';
 
 export interface AdminServer {
   listen(): Promise<{ host: string; port: number }>;

@@ -26,13 +26,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
-import { Abandonment } from './callScope.ts';
-import { Dispatcher, type Answer } from './jsonrpc.ts';
-import type { JsonChunks } from './rawJson.ts';
-import { GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from './limits.ts';
+import { Abandonment } from '../rpc/callScope.ts';
+import { Dispatcher, type Answer } from '../rpc/jsonrpc.ts';
+import type { JsonChunks } from '../rpc/rawJson.ts';
+import { GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from '../rpc/limits.ts';
 import { parseRequestBody } from './requestBody.ts';
-import type { Metrics } from './metrics.ts';
-import type { Method, MethodContext } from './methods/types.ts';
+import type { Metrics } from '../rpc/metrics.ts';
+import type { Method, MethodContext } from '../rpc/methods/types.ts';
 
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 

@@ -15,8 +15,8 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { ConnectionGuard } from './connectionGuard.ts';
-import { ErrorCode, RpcError } from './errors.ts';
-import type { Metrics } from './metrics.ts';
+import { ErrorCode, RpcError } from '../rpc/errors.ts';
+import type { Metrics } from '../rpc/metrics.ts';
 import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
 import { CloseCode, STREAM_KINDS, sseEvent, type StreamKindName, type StreamNotification, type StreamSink } from '../stream/streamSink.ts';
 

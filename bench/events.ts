@@ -32,7 +32,8 @@ import { HeavyWork } from '../src/rpc/heavyWork.ts';
 import { methodCall } from '../src/rpc/callScope.ts';
 import { resultText } from '../src/rpc/rawJson.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
-import type { EventRow, IngestBatch, TransactionRow } from '../src/store/types.ts';
+import type { IngestBatch, TransactionRow } from '../src/store/types.ts';
+import type { EventRow } from '../src/events/types.ts';
 import { describeMachine } from './machine.ts';
 import { fmt, median, percentile } from './stats.ts';
 

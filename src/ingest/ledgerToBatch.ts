@@ -4,13 +4,14 @@
 // kept equal by test/unit/ingest/nativeLedgerToBatch.test.ts on every fixture ledger.
 import { xdr } from '@stellar/stellar-sdk';
 import {
-  encodeLedgerEntry, encodeLedgerKey, toBase64, toHex,
+  encodeLedgerEntry, encodeLedgerKey, toHex,
   type LedgerCloseMeta, type LedgerEntryChange, type LedgerKey, type TransactionEnvelope,
 } from '../xdr/codec.ts';
 import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
 import { isPersistentKey, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
-import type { EventRow, FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
-import { ledgerEventRows } from './events.ts';
+import type { FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
+import { ledgerEventRows } from '../events/contractEvents.ts';
+import { eventsOf } from '../events/metaEvents.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { nativeLedgerToBatch } from './nativeLedgerToBatch.ts';
 
@@ -101,17 +102,6 @@ export function fastLedgerToBatch(bytes: Uint8Array, networkId: Uint8Array): Ing
 }
 
 /**
- * The events of a stored LedgerCloseMeta, for filling the events table of ledgers ingested before
- * it existed. Needs no envelopes: events come from the metas, in application order.
- */
-export function ledgerEventsFromMeta(bytes: Uint8Array): EventRow[] {
-  const lcm = xdr.LedgerCloseMeta.schema.decode(bytes);
-  const body = lcm.v === 0 ? lcm.v0 : lcm.v === 1 ? lcm.v1 : lcm.v2;
-  const processing: TxResultMeta[] = body.txProcessing;
-  return ledgerEventRows(processing.map((p, i) => ({ applicationOrder: i + 1, events: eventsOf(p.txApplyProcessing) })));
-}
-
-/**
  * The envelope of the i-th applied transaction. The tx set is not in apply order, so in general
  * envelopes are matched to results by hash; a source that already knows the order says so.
  */
@@ -148,30 +138,6 @@ export function metaChanges(m: xdr.TransactionMetaWire): LedgerEntryChange[] {
     case 3: return [...m.v3.txChangesBefore, ...m.v3.operations.flatMap((o) => o.changes), ...m.v3.txChangesAfter];
     case 4: return [...m.v4.txChangesBefore, ...m.v4.operations.flatMap((o) => o.changes), ...m.v4.txChangesAfter];
   }
-}
-
-const b64 = <T>(schema: { encode(v: T): Uint8Array }) => (v: T): string => toBase64(schema.encode(v));
-const contractEventB64 = b64(xdr.ContractEvent.schema);
-const diagnosticEventB64 = b64(xdr.DiagnosticEvent.schema);
-const transactionEventB64 = b64(xdr.TransactionEvent.schema);
-
-/** The event lists getTransaction serves, cut out once at ingest so reads never decode meta. */
-export function eventsOf(m: xdr.TransactionMetaWire): TransactionEvents {
-  if (m.v === 4) {
-    return {
-      transactionEventsXdr: m.v4.events.map(transactionEventB64),
-      contractEventsXdr: m.v4.operations.map((o) => o.events.map(contractEventB64)),
-      diagnosticEventsXdr: m.v4.diagnosticEvents.map(diagnosticEventB64),
-    };
-  }
-  if (m.v === 3 && m.v3.sorobanMeta) {
-    return {
-      transactionEventsXdr: [],
-      contractEventsXdr: [m.v3.sorobanMeta.events.map(contractEventB64)],
-      diagnosticEventsXdr: m.v3.sorobanMeta.diagnosticEvents.map(diagnosticEventB64),
-    };
-  }
-  return { transactionEventsXdr: [], contractEventsXdr: [], diagnosticEventsXdr: [] };
 }
 
 /**

@@ -3,8 +3,9 @@
 // crossing Node-API costs a call: one buffer with all byte fields, and u32 words saying where each
 // row's fields are in it. Byte fields become views into that buffer (no copies).
 import { loadNative, type NativeLedgerRows } from '../host/native.ts';
-import type { FeeSample, IngestBatch, TransactionEvents, TransactionRow } from '../store/types.ts';
-import { ledgerEventRows } from './events.ts';
+import type { FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
+import type { TransactionEvents } from '../events/types.ts';
+import { ledgerEventRows } from '../events/contractEvents.ts';
 
 /** Marks an absent field (no inner hash, a deleted entry). */
 const NONE = 0xffffffff;

@@ -1,5 +1,6 @@
 // What ingestion writes and what the RPC methods read. Methods depend only on StoreReader (and
 // getLedgers, beyond the retention window, on LedgerArchive).
+import type { EventFilterSpec, EventPosition, EventRow, TransactionEvents } from '../events/types.ts';
 
 export interface LedgerRow {
   sequence: number;
@@ -29,12 +30,6 @@ export interface LedgerArchive {
    * of them cannot be read, and with the signal's reason once `signal` fires.
    */
   ledgers(from: number, count: number, signal: AbortSignal): Promise<LedgerRow[]>;
-}
-
-export interface TransactionEvents {
-  transactionEventsXdr: string[];
-  contractEventsXdr: string[][];
-  diagnosticEventsXdr: string[];
 }
 
 export interface TransactionRow {
@@ -69,30 +64,8 @@ export interface IngestBatch {
    * network's state-size window as this ledger leaves it (see src/ingest/stateSizeWindow.ts).
    */
   liveSorobanStateSize?: bigint;
-  /** The ledger's contract and system events in id order (see src/ingest/events.ts); absent = none. */
+  /** The ledger's contract and system events in id order (see src/events/contractEvents.ts); absent = none. */
   events?: EventRow[];
-}
-
-/** One contract/system event as ingestion writes it. Its id is formatted from (ledger, tx, op, index). */
-export interface EventRow {
-  tx: number;                  // the id's transaction field: application order, or 0 / 1048575 for ledger-level stages
-  op: number;                  // the id's operation field: operation index, or 4095 for AFTER_TX
-  index: number;               // the id's event index
-  applicationOrder: number;    // the transaction that emitted it
-  event: Uint8Array;           // ContractEvent XDR
-}
-
-/** A place in the event order: the reference's cursor fields (event ids are formatted from them). */
-export interface EventPosition { ledger: number; tx: number; op: number; event: number }
-
-/** One topic filter: a value (ScVal XDR) or null for `*` per segment; flexible = ends with `**`. */
-export interface TopicPattern { segments: Array<Uint8Array | null>; flexible: boolean }
-
-/** One getEvents filter, decoded. An empty list places no restriction on its dimension. */
-export interface EventFilterSpec {
-  types: number[];             // ContractEventType values
-  contractIds: Uint8Array[];   // 32-byte contract ids
-  topics: TopicPattern[];
 }
 
 export interface EventQuery {

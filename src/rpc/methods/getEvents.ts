@@ -19,8 +19,9 @@
 // turn between slices; a page that ends early on the answer budget ends at its last event, as a
 // full page does, so the cursor continues right after it.
 import { ErrorCode, RpcError } from '../errors.ts';
-import type { EventPosition, EventQuery } from '../../store/types.ts';
-import { comparePositions as compare, formatEventId, maxPositionOf } from '../../ingest/events.ts';
+import type { EventQuery } from '../../store/types.ts';
+import type { EventPosition } from '../../events/types.ts';
+import { comparePositions as compare, formatEventId, maxPositionOf } from '../../events/contractEvents.ts';
 import { toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';

@@ -25,8 +25,9 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
   contractTerm, contractTopic1Term, countTerm, decodePostings, encodePostings, eventTermsOf, matchesAny, MAX_COUNT_TERM,
   parseContractEvent, topic1CountTerm, topicTerm, txOpOrder, typeTerm, type Postings,
-} from '../../ingest/events.ts';
-import type { EventFilterSpec, EventPosition, EventQuery, EventRow, StoredEvent, TopicPattern } from '../types.ts';
+} from '../../events/contractEvents.ts';
+import type { EventQuery, StoredEvent } from '../types.ts';
+import type { EventFilterSpec, EventPosition, EventRow, TopicPattern } from '../../events/types.ts';
 
 /** Positions per ledger in the key: 2^21 (a ledger with more events is refused at ingest). */
 export const LEDGER_KEY_SPAN = 2_097_152;

@@ -5,7 +5,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
 import { EventStore } from './eventStore.ts';
 import { EntryHistory } from './entryHistory.ts';
-import { ledgerEventsFromMeta } from '../../ingest/ledgerToBatch.ts';
+import { ledgerEventsFromMeta } from '../../events/metaEvents.ts';
 import type {
   EventQuery, IngestBatch, LedgerRange, LedgerRow, RevertedEntry, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
 } from '../types.ts';

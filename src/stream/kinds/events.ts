@@ -1,8 +1,9 @@
 // `events`: contract and system events in the getEvents shape, filtered exactly as getEvents
 // filters them (its params schema, limits, errors and matching); item id = the event id. Replay
 // reads the store's event index as getEvents does; live ledgers go through EventMatchIndex.
-import type { EventFilterSpec, EventPosition, StoredEvent } from '../../store/types.ts';
-import { formatEventId, MAX_UINT32, parseContractEvent } from '../../ingest/events.ts';
+import type { StoredEvent } from '../../store/types.ts';
+import type { EventFilterSpec, EventPosition } from '../../events/types.ts';
+import { formatEventId, MAX_UINT32, parseContractEvent } from '../../events/contractEvents.ts';
 import { getEventsParamsSchema, parseEventCursor, readEventsRequest } from '../../rpc/methods/shared/eventsRequest.ts';
 import { EventRenderer, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   comparePositions, formatEventId, ledgerEventRows, maxPositionOf, positionToid,
-} from '../../../src/ingest/events.ts';
+} from '../../../src/events/contractEvents.ts';
 import { RpcError } from '../../../src/rpc/errors.ts';
 import { afterCursor, parseEventCursor } from '../../../src/rpc/methods/shared/eventsRequest.ts';
 import { xdr } from '@stellar/stellar-sdk';

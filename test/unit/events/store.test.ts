@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { getEvents } from '../../../src/rpc/methods/getEvents.ts';
 import { StrKey } from '@stellar/stellar-sdk';
-import { decodePostings, eventTerms, parseContractEvent } from '../../../src/ingest/events.ts';
+import { decodePostings, eventTerms, parseContractEvent } from '../../../src/events/contractEvents.ts';
 import { LEDGER_KEY_SPAN, SEGMENT_LEDGERS, segmentOf } from '../../../src/store/sqlite/eventStore.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { FIRST_LEDGER, LAST_LEDGER, PUBNET_PASSPHRASE, call, ledgerBytes } from '../methods/support/pubnet.ts';

@@ -7,7 +7,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import {
   decodePositions, decodePostings, encodePositions, encodePostings, eventTerms, eventTermsOf, EventXdrError, parseContractEvent,
   skipScVal, termHash,
-} from '../../../src/ingest/events.ts';
+} from '../../../src/events/contractEvents.ts';
 import { FIRST_LEDGER, LAST_LEDGER, ledgerMeta } from '../methods/support/pubnet.ts';
 
 const enc = (v: xdr.ScValWire) => xdr.ScVal.schema.encode(v);

@@ -4,8 +4,8 @@
 // again here, independently) does. Also: removal, re-adding, and that candidates are narrowed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ParsedEvent } from '../../../src/ingest/events.ts';
-import type { EventFilterSpec, TopicPattern } from '../../../src/store/types.ts';
+import type { ParsedEvent } from '../../../src/events/contractEvents.ts';
+import type { EventFilterSpec, TopicPattern } from '../../../src/events/types.ts';
 import { EventMatchIndex } from '../../../src/stream/eventMatchIndex.ts';
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */

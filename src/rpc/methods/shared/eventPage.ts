@@ -2,8 +2,9 @@
 // chunk at a time in the query's order, each event rendered as one EventInfo.
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { ErrorCode, RpcError } from '../../errors.ts';
-import type { EventPosition, EventQuery, StoreReader, StoredEvent } from '../../../store/types.ts';
-import { CONTRACT_EVENT_TYPE_NAMES, comparePositions, formatEventId, parseContractEvent } from '../../../ingest/events.ts';
+import type { EventQuery, StoreReader, StoredEvent } from '../../../store/types.ts';
+import type { EventPosition } from '../../../events/types.ts';
+import { CONTRACT_EVENT_TYPE_NAMES, comparePositions, formatEventId, parseContractEvent } from '../../../events/contractEvents.ts';
 import { toBase64, toHex } from '../../../xdr/codec.ts';
 import type { Page } from './page.ts';
 import { xdrJson, type XdrFormat } from './xdrFormat.ts';

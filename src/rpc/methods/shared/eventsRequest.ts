@@ -10,8 +10,8 @@
 // top-level `order`) "asc" | "desc", and `txHash`, which restricts results to one transaction.
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { invalidParams, RpcError } from '../../errors.ts';
-import type { EventFilterSpec, EventPosition, TopicPattern } from '../../../store/types.ts';
-import { EventXdrError, MAX_UINT32, skipScVal } from '../../../ingest/events.ts';
+import type { EventFilterSpec, EventPosition, TopicPattern } from '../../../events/types.ts';
+import { EventXdrError, MAX_UINT32, skipScVal } from '../../../events/contractEvents.ts';
 import { GoNumError, goHexDecode, parseGoInt64, parseGoUint } from './go.ts';
 import { toidDecode } from './toid.ts';
 import { xdrFormatError, formatOf, type XdrFormat } from './xdrFormat.ts';

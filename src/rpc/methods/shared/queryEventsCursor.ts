@@ -16,8 +16,8 @@
 // signature: a cursor forged with a valid one can only ask what a request could.)
 import { crc32 } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
-import type { EventPosition } from '../../../store/types.ts';
-import { comparePositions, OP_MASK, skipScVal, TX_MASK } from '../../../ingest/events.ts';
+import type { EventPosition } from '../../../events/types.ts';
+import { comparePositions, OP_MASK, skipScVal, TX_MASK } from '../../../events/contractEvents.ts';
 import { toHex } from '../../../xdr/codec.ts';
 import { ledgerStart } from './eventPage.ts';
 import { FIRST_LEDGER, TOPIC_POSITIONS, type EventsQuery, type QueryFilter } from './queryEventsRequest.ts';

@@ -9,7 +9,7 @@
 // is one term; a query may use at most TERM_BUDGET of them.
 import { StrKey } from '@stellar/stellar-sdk';
 import { ErrorCode, RpcError } from '../../errors.ts';
-import type { EventFilterSpec } from '../../../store/types.ts';
+import type { EventFilterSpec } from '../../../events/types.ts';
 import { toHex } from '../../../xdr/codec.ts';
 import { EVENT_TYPES, scValFromBase64 } from './eventsRequest.ts';
 import { formatOf, xdrFormatError, type XdrFormat } from './xdrFormat.ts';

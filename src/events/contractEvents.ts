@@ -12,7 +12,7 @@
 // Failed transactions keep their events (fees are charged anyway). Diagnostic events are not events
 // here: getTransaction serves them. TransactionMeta V0-V2 carry no events, V3 carries a Soroban
 // transaction's events as one operation's list, V4 carries all of the above.
-import type { EventFilterSpec, EventPosition, EventRow, TransactionEvents } from '../store/types.ts';
+import type { EventFilterSpec, EventPosition, EventRow, TransactionEvents } from './types.ts';
 
 export const TX_MASK = 0xfffff;          // 20 bits of transaction order in a TOID
 export const OP_MASK = 0xfff;            // 12 bits of operation order

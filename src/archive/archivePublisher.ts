@@ -18,7 +18,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSy
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
-import { frameRecord } from '../sources/recordMarked.ts';
+import { frameRecord } from '../io/recordMarked.ts';
 import { decodeLedgerKey, sha256, toHex } from '../xdr/codec.ts';
 import { EntryType, isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { StoreReader } from '../store/types.ts';

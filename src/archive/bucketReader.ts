@@ -2,7 +2,7 @@
 // or HotArchiveBucketEntry (hot archive) per record, optionally led by a METAENTRY. Streams: real
 // buckets run to gigabytes, so nothing beyond the record being decoded is held.
 import { xdr } from '@stellar/stellar-sdk';
-import { readRecords } from '../sources/recordMarked.ts';
+import { readRecords } from '../io/recordMarked.ts';
 import type { LedgerEntry, LedgerKey } from '../xdr/codec.ts';
 
 export type BucketMetadata = xdr.BucketMetadataWire;

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
-import { openObjectStore, type HttpOptions, type ObjectStore } from '../sources/objectStore.ts';
-import { splitRecords } from '../sources/recordMarked.ts';
+import { openObjectStore, type HttpOptions, type ObjectStore } from '../io/objectStore.ts';
+import { splitRecords } from '../io/recordMarked.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import {
   ROOT_STATE_PATH, assertCheckpoint, bucketPath, checkpointFilePath, checkpointStatePath, firstLedgerOfCheckpoint, flatPath,

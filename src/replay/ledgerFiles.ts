@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import { decodeBatch } from '../sources/datastore/batchCodec.ts';
-import { decompressZstd, startsWithZstdMagic } from '../sources/zstdFrames.ts';
-import { splitRecords } from '../sources/recordMarked.ts';
+import { decompressZstd, startsWithZstdMagic } from '../io/zstdFrames.ts';
+import { splitRecords } from '../io/recordMarked.ts';
 import { ledgerSequenceOf } from '../sources/closeMetaSequence.ts';
 
 /** A problem with the replay's input: reported as a message, never a stack trace. */

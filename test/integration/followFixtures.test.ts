@@ -11,7 +11,7 @@ import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { concat, frameRecord, splitRecords } from '../../src/sources/recordMarked.ts';
+import { concat, frameRecord, splitRecords } from '../../src/io/recordMarked.ts';
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url).pathname;
 const PUBNET = 'Public Global Stellar Network ; September 2015';

@@ -6,7 +6,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { Reader } from '@stellar/js-xdr';
 import type { RawLedger } from '../ledgerSource.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';
-import { decompressZstd, startsWithZstdMagic } from '../zstdFrames.ts';
+import { decompressZstd, startsWithZstdMagic } from '../../io/zstdFrames.ts';
 
 /** startSequence, endSequence, and the array's length. */
 const PREFIX_BYTES = 12;

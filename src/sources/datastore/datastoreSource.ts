@@ -3,11 +3,11 @@
 // Following the tip is polling for the next file. Backfill speed comes from fetching the next few
 // files while the current one is handed out.
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
-import { openObjectStore, type HttpOptions, type ObjectStore } from '../objectStore.ts';
+import { openObjectStore, type HttpOptions, type ObjectStore } from '../../io/objectStore.ts';
 import { CONFIG_KEY, checkPassphrase, parseDatastoreConfig, type DatastoreConfig } from './datastoreConfig.ts';
 import { fileRange, keyVariants, objectKey, parseFileName, parsePartitionName, type KeyVariant, type LedgerRange } from './objectKeys.ts';
 import { decodeBatch } from './batchCodec.ts';
-import { sleep, untilAborted } from '../abortable.ts';
+import { sleep, untilAborted } from '../../io/abortable.ts';
 
 /** The first ledger that has close meta (ledger 1 is genesis, created rather than closed). */
 const FIRST_LEDGER = 2;

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { LedgerArchive, LedgerRow } from '../../store/types.ts';
 import type { RawLedger } from '../ledgerSource.ts';
 import { closeMetaHeader } from '../closeMetaSequence.ts';
-import { untilAborted } from '../abortable.ts';
+import { untilAborted } from '../../io/abortable.ts';
 import { Semaphore } from '../../work/semaphore.ts';
 import { fileRange } from './objectKeys.ts';
 import type { DatastoreSource } from './datastoreSource.ts';

@@ -4,10 +4,10 @@
 import { closeSync, constants, createReadStream, openSync, type ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
-import { concat, readRecords } from '../recordMarked.ts';
+import { concat, readRecords } from '../../io/recordMarked.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';
-import { decompressZstdStream, startsWithZstdMagic } from '../zstdFrames.ts';
-import { sleep, untilAbort } from '../abortable.ts';
+import { decompressZstdStream, startsWithZstdMagic } from '../../io/zstdFrames.ts';
+import { sleep, untilAbort } from '../../io/abortable.ts';
 
 export interface MetaStreamOptions {
   /** A file, a named pipe (FIFO), or "-" for standard input. */

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { concat, frameRecord } from '../../../src/sources/recordMarked.ts';
+import { concat, frameRecord } from '../../../src/io/recordMarked.ts';
 import { startNodeProcess, type NodeProcess } from './nodeProcess.ts';
 
 export const PUBNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Keypair, Networks, xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { frameRecord } from '../../../src/sources/recordMarked.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
 import {
   ROOT_STATE_PATH, bucketPath, checkpointStatePath, emptyBucketLevels, serializeHistoryArchiveState, type HistoryArchiveState,
 } from '../../../src/archive/historyArchiveState.ts';

@@ -8,8 +8,8 @@ import { StrKey } from '@stellar/stellar-sdk';
 import { HistoryArchive, HistoryArchiveError } from '../../../src/archive/historyArchive.ts';
 import { readLiveBucket, readHotArchiveBucket, BucketFormatError, type LiveBucketRecord } from '../../../src/archive/bucketReader.ts';
 import { ZERO_HASH, bucketPath } from '../../../src/archive/historyArchiveState.ts';
-import { openObjectStore, type ObjectStore } from '../../../src/sources/objectStore.ts';
-import { frameRecord } from '../../../src/sources/recordMarked.ts';
+import { openObjectStore, type ObjectStore } from '../../../src/io/objectStore.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
 import {
   FIXTURE_ARCHIVE, FIXTURE_BUCKET, PUBNET_ROOT, account, archived, contractCode, fixtureCopy, hotMeta, live, liveMeta, readFixture, restored, tmpDir,
 } from './helpers.ts';

@@ -16,7 +16,7 @@ import { DatastoreSource, openDatastoreSource } from '../../../src/sources/datas
 import { DatastoreWriter } from '../../../src/sources/datastore/datastoreWriter.ts';
 import { DatastoreLedgerArchive } from '../../../src/sources/datastore/ledgerArchive.ts';
 import { encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
-import { FolderObjectStore, type ObjectStore } from '../../../src/sources/objectStore.ts';
+import { FolderObjectStore, type ObjectStore } from '../../../src/io/objectStore.ts';
 import { ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { networkIdOf } from '../../../src/xdr/codec.ts';
 import { resultText } from '../../../src/rpc/rawJson.ts';

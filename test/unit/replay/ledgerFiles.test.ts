@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, zstdCompressSync } from 'node:zlib';
 import { decodeLedger, readLedgerFile, ReplayInputError } from '../../../src/replay/ledgerFiles.ts';
-import { frameRecord, concat } from '../../../src/sources/recordMarked.ts';
+import { frameRecord, concat } from '../../../src/io/recordMarked.ts';
 import { encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
 import { xdr } from '@stellar/stellar-sdk';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { decodeBatch, encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
-import { decompressZstd, decompressZstdStream } from '../../../src/sources/zstdFrames.ts';
+import { decompressZstd, decompressZstdStream } from '../../../src/io/zstdFrames.ts';
 import { FIXTURES, collect, headerOf, ledgerNumbered, p20Ledger } from './support.ts';
 
 const fixture = (path: string) => new Uint8Array(readFileSync(join(FIXTURES, path)));

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptiveCoreSource, captiveCoreToml } from '../../../src/sources/metaStream/captiveCore.ts';
-import { frameRecord } from '../../../src/sources/recordMarked.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
 import type { RawLedger } from '../../../src/sources/ledgerSource.ts';
 import { TESTNET, collect, never, p20Ledger } from './support.ts';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { xdr } from '@stellar/stellar-sdk';
 import { DatastoreSource, openDatastoreSource } from '../../../src/sources/datastore/datastoreSource.ts';
 import { DatastoreWriter } from '../../../src/sources/datastore/datastoreWriter.ts';
-import { FolderObjectStore, openObjectStore, type ObjectStore } from '../../../src/sources/objectStore.ts';
+import { FolderObjectStore, openObjectStore, type ObjectStore } from '../../../src/io/objectStore.ts';
 import { FIXTURES, P20, TESTNET, collect, headerOf, ledgerNumbered, never, p20Ledger, serveFolder } from './support.ts';
 
 const PUBNET = 'Public Global Stellar Network ; September 2015';

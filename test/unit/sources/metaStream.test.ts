@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { MetaStreamSource } from '../../../src/sources/metaStream/metaStreamSource.ts';
-import { frameRecord } from '../../../src/sources/recordMarked.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
 import type { RawLedger } from '../../../src/sources/ledgerSource.ts';
 import { FIXTURES, collect, headerOf, never, p20Ledger } from './support.ts';
 

@@ -2,7 +2,7 @@
 // truncated or impossible lengths are errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { concat, frameRecord, readRecords, splitRecords } from '../../../src/sources/recordMarked.ts';
+import { concat, frameRecord, readRecords, splitRecords } from '../../../src/io/recordMarked.ts';
 import { collect } from './support.ts';
 
 const records = [new Uint8Array([1, 2, 3]), new Uint8Array(0), new Uint8Array(1000).fill(7)];

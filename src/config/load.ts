@@ -42,8 +42,9 @@ export function loadConfig(src: ConfigSources): Config {
   applyNetworkPreset(config);
   // a fork takes the remote's passphrase unless one was given (src/fork/forkStart.ts fills it in)
   if (config.forkUrl && !given.has('networkPassphrase')) config.networkPassphrase = '';
-  // --fork-archive: the passphrase is required (src/fork/archiveFork.ts refuses "")
-  if (config.forkArchive && !given.has('networkPassphrase')) config.networkPassphrase = '';
+  // --fork-archive: the passphrase is required (src/fork/archiveFork.ts refuses ""), or --network's
+  // (whose data lake is then the datastore the ledgers after the checkpoint come from)
+  if (config.forkArchive && !given.has('networkPassphrase') && !config.network) config.networkPassphrase = '';
   return config;
 }
 

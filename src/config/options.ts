@@ -49,7 +49,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'min-temporary-ttl', key: 'minTemporaryTtl', kind: 'int', help: 'new networks: minimum TTL of temporary contract entries in ledgers (0: testnet\'s 720)' },
   { flag: 'limits', key: 'limits', kind: 'enum', values: ['testnet', 'unlimited'], help: 'new networks: the Soroban limits at genesis, testnet\'s or Quickstart\'s "unlimited" ones (a restarted network keeps its stored settings; lumen_upgradeConfig changes them)' },
   { flag: 'accounts', key: 'accounts', kind: 'int', help: 'new networks: test accounts funded at genesis (10,000 XLM each, SEP-5 keys of the public test mnemonic), listed with their secrets at start' },
-  { flag: 'network', key: 'network', kind: 'enum', values: ['', 'testnet', 'pubnet', 'futurenet'], help: 'follow this public network (presets its passphrase, history archives and datastore) instead of running a standalone one' },
+  { flag: 'network', key: 'network', kind: 'enum', values: ['', 'testnet', 'pubnet', 'futurenet'], help: 'follow this public network (presets its passphrase, history archives and datastore) instead of running a standalone one; with --fork-archive, fork it (its passphrase, and its data lake as the datastore)' },
   { flag: 'datastore', key: 'datastore', kind: 'string', help: 'follow: read ledgers from this SEP-54 datastore (folder, https://, gs://bucket/path, s3://bucket/path)' },
   { flag: 'datastore-poll-interval', key: 'datastorePollInterval', kind: 'milliseconds', help: 'follow: time between looks for the next datastore file at the tip' },
   { flag: 'meta-stream', key: 'metaStream', kind: 'string', help: 'follow: read stellar-core\'s meta stream from this file or named pipe ("-": stdin)' },

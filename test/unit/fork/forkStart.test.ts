@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { loadConfig } from '../../../src/config/load.ts';
+import { isFollower } from '../../../src/config/config.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { FORK_LEDGER, FORK_PINNED, FORK_URL, ForkStartError, prepareFork } from '../../../src/fork/forkStart.ts';
 
@@ -25,6 +26,16 @@ it('the passphrase is the remote\'s unless given', () => {
   assert.equal(config({ 'fork-url': 'http://r' }).networkPassphrase, '');
   assert.equal(config({ 'fork-url': 'http://r', 'network-passphrase': 'P' }).networkPassphrase, 'P');
   assert.equal(config({}).networkPassphrase, 'Standalone Network ; February 2017');
+});
+
+it('--fork-archive needs a passphrase: --network-passphrase, or --network\'s with its data lake as the datastore', () => {
+  assert.equal(config({ 'fork-archive': '/a' }).networkPassphrase, '');
+  assert.equal(config({ 'fork-archive': '/a', 'network-passphrase': 'P' }).networkPassphrase, 'P');
+  const testnet = config({ 'fork-archive': '/a', network: 'testnet' });
+  assert.equal(testnet.networkPassphrase, 'Test SDF Network ; September 2015');
+  assert.match(testnet.datastore, /testnet/);
+  assert.equal(isFollower(testnet), false);
+  assert.equal(config({ 'fork-archive': '/a', network: 'testnet', datastore: '/d' }).datastore, '/d');
 });
 
 it('a fork continues on its database without asking the remote; other combinations are refused', async () => {

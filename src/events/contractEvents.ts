@@ -13,9 +13,10 @@
 // here: getTransaction serves them. TransactionMeta V0-V2 carry no events, V3 carries a Soroban
 // transaction's events as one operation's list, V4 carries all of the above.
 import type { EventFilterSpec, EventPosition, EventRow, TransactionEvents } from './types.ts';
+import { TOID_OPERATION_MASK, TOID_TRANSACTION_MASK, toidEncode } from '../ids/toid.ts';
 
-export const TX_MASK = 0xfffff;          // 20 bits of transaction order in a TOID
-export const OP_MASK = 0xfff;            // 12 bits of operation order
+export const TX_MASK = TOID_TRANSACTION_MASK;
+export const OP_MASK = TOID_OPERATION_MASK;
 export const MAX_UINT32 = 0xffffffff;
 const STAGE_BEFORE_ALL_TXS = 0;
 const STAGE_AFTER_TX = 1;
@@ -26,10 +27,9 @@ export const CONTRACT_EVENT_TYPE_NAMES = ['system', 'contract', 'diagnostic'] as
 // ---------------------------------------------------------------------------------------------
 // Ids and cursors
 
-/** The TOID of a position (ledger as int32, tx 20 bits, op 12 bits), as Go's toid.New(...).ToInt64(). */
-export function positionToid(p: Pick<EventPosition, 'ledger' | 'tx' | 'op'>): bigint {
-  return BigInt.asIntN(64, ((BigInt(p.ledger) & 0xffffffffn) << 32n) | (BigInt(p.tx & TX_MASK) << 12n) | BigInt(p.op & OP_MASK));
-}
+/** The TOID of a position, as Go's toid.New(...).ToInt64(). */
+export const positionToid = (p: Pick<EventPosition, 'ledger' | 'tx' | 'op'>): bigint =>
+  toidEncode({ ledger: p.ledger, transaction: p.tx, operation: p.op });
 
 /** `%019d-%010d`: the event id, also the cursor string. */
 export function formatEventId(p: EventPosition): string {

@@ -14,7 +14,7 @@ import { requireLedgerRange } from './shared/ledgerRange.ts';
 import {
   pageLimit, paginatedParamsSchema, readPaginatedRequest, validatePaginatedRequest,
 } from './shared/pagination.ts';
-import { TOID_TRANSACTION_MASK, toidDecode, toidEncode, transactionCursor } from './shared/toid.ts';
+import { TOID_TRANSACTION_MASK, toidDecode, toidEncode, transactionCursor } from '../../ids/toid.ts';
 import { Page } from './shared/page.ts';
 import { transactionInfo, transactionInfoSchema } from './shared/transactionInfo.ts';
 import { arrayOf, ledgerSequence, object, unixTime } from './shared/schemas.ts';

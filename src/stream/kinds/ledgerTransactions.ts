@@ -1,7 +1,7 @@
 // The stored transactions of one ledger, in application order, read in chunks (a pubnet ledger
 // holds a few hundred; the store answers ranges of TOIDs).
 import type { StoreReader, StoredTransaction } from '../../store/types.ts';
-import { ledgerStartToid } from '../../rpc/methods/shared/toid.ts';
+import { ledgerStartToid } from '../../ids/toid.ts';
 
 const CHUNK = 500;
 

@@ -3,7 +3,7 @@
 // transaction's TOID as getTransactions' cursor writes it.
 import type { StoredTransaction } from '../../store/types.ts';
 import { GoNumError, parseGoInt64 } from '../../rpc/methods/shared/go.ts';
-import { ledgerStartToid, toidDecode, toidEncode, transactionCursor } from '../../rpc/methods/shared/toid.ts';
+import { ledgerStartToid, toidDecode, toidEncode, transactionCursor } from '../../ids/toid.ts';
 import { transactionInfo } from '../../rpc/methods/shared/transactionInfo.ts';
 import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';

@@ -13,7 +13,7 @@ import { invalidParams, RpcError } from '../../errors.ts';
 import type { EventFilterSpec, EventPosition, TopicPattern } from '../../../events/types.ts';
 import { EventXdrError, MAX_UINT32, skipScVal } from '../../../events/contractEvents.ts';
 import { GoNumError, goHexDecode, parseGoInt64, parseGoUint } from './go.ts';
-import { toidDecode } from './toid.ts';
+import { toidDecode } from '../../../ids/toid.ts';
 import { xdrFormatError, formatOf, type XdrFormat } from './xdrFormat.ts';
 import { xdrFormatParam } from './schemas.ts';
 

@@ -2,7 +2,7 @@
 // serves, and per ledger the rows getEvents' index keeps.
 import { xdr } from '@stellar/stellar-sdk';
 import { toBase64 } from '../xdr/codec.ts';
-import { ledgerEventRows } from './contractEvents.ts';
+import { ledgerEventRows } from './eventRows.ts';
 import type { EventRow, TransactionEvents } from './types.ts';
 
 type TxResultMeta = xdr.TransactionResultMetaWire | xdr.TransactionResultMetaV1Wire;

@@ -10,7 +10,7 @@ import {
 import { innerTransaction, transactionHash } from '../xdr/transactions.ts';
 import { isPersistentKey, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import type { FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
-import { ledgerEventRows } from '../events/contractEvents.ts';
+import { ledgerEventRows } from '../events/eventRows.ts';
 import { eventsOf } from '../events/metaEvents.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { nativeLedgerToBatch } from './nativeLedgerToBatch.ts';

@@ -5,7 +5,7 @@
 import { loadNative, type NativeLedgerRows } from '../host/native.ts';
 import type { FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
 import type { TransactionEvents } from '../events/types.ts';
-import { ledgerEventRows } from '../events/contractEvents.ts';
+import { ledgerEventRows } from '../events/eventRows.ts';
 
 /** Marks an absent field (no inner hash, a deleted entry). */
 const NONE = 0xffffffff;

@@ -64,7 +64,7 @@ export interface IngestBatch {
    * network's state-size window as this ledger leaves it (see src/ingest/stateSizeWindow.ts).
    */
   liveSorobanStateSize?: bigint;
-  /** The ledger's contract and system events in id order (see src/events/contractEvents.ts); absent = none. */
+  /** The ledger's contract and system events in id order (see src/events/eventRows.ts and eventIds.ts); absent = none. */
   events?: EventRow[];
 }
 

@@ -5,7 +5,8 @@
 // types; else (no restriction the index can use) the "matches everything" list. An event then
 // looks up its contract id, its first topic and its type, and only those candidates are checked
 // exactly (matchesAny: the getEvents semantics, the same function the store applies).
-import { matchesAny, type ParsedEvent } from '../events/contractEvents.ts';
+import { matchesAny } from '../events/eventFilter.ts';
+import { type ParsedEvent } from '../events/eventBytes.ts';
 import type { EventFilterSpec } from '../events/types.ts';
 import { toHex } from '../xdr/codec.ts';
 import { KeyedSets } from './keyedSets.ts';

@@ -21,7 +21,7 @@
 import { ErrorCode, RpcError } from '../errors.ts';
 import type { EventQuery } from '../../store/types.ts';
 import type { EventPosition } from '../../events/types.ts';
-import { comparePositions as compare, formatEventId, maxPositionOf } from '../../events/contractEvents.ts';
+import { comparePositions as compare, formatEventId, maxPositionOf } from '../../events/eventIds.ts';
 import { toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
 import { afterCursor, getEventsParamsSchema, readEventsRequest } from './shared/eventsRequest.ts';

@@ -22,7 +22,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { IngestBatch, StoredEntry } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
-import { termHash } from '../../events/contractEvents.ts';
+import { termHash } from '../../events/indexTerms.ts';
 
 /** Writes per ledger the id leaves room for (2^24: far beyond what one ledger can change). */
 export const HISTORY_LEDGER_SPAN = 16_777_216;

@@ -22,10 +22,10 @@
 // resulting positions are read and matched exactly (hash collisions, `**`). A filter that
 // restricts nothing makes the whole query a plain key-range scan.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import {
-  contractTerm, contractTopic1Term, countTerm, decodePostings, encodePostings, eventTermsOf, matchesAny, MAX_COUNT_TERM,
-  parseContractEvent, topic1CountTerm, topicTerm, txOpOrder, typeTerm, type Postings,
-} from '../../events/contractEvents.ts';
+import { contractTerm, contractTopic1Term, countTerm, decodePostings, encodePostings, eventTermsOf, MAX_COUNT_TERM, topic1CountTerm, topicTerm, typeTerm, type Postings } from '../../events/indexTerms.ts';
+import { matchesAny } from '../../events/eventFilter.ts';
+import { parseContractEvent } from '../../events/eventBytes.ts';
+import { txOpOrder } from '../../events/eventIds.ts';
 import type { EventQuery, StoredEvent } from '../types.ts';
 import type { EventFilterSpec, EventPosition, EventRow, TopicPattern } from '../../events/types.ts';
 import { toidEncode } from '../../ids/toid.ts';

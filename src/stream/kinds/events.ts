@@ -3,7 +3,8 @@
 // reads the store's event index as getEvents does; live ledgers go through EventMatchIndex.
 import type { StoredEvent } from '../../store/types.ts';
 import type { EventFilterSpec, EventPosition } from '../../events/types.ts';
-import { formatEventId, MAX_UINT32, parseContractEvent } from '../../events/contractEvents.ts';
+import { formatEventId, MAX_UINT32 } from '../../events/eventIds.ts';
+import { parseContractEvent } from '../../events/eventBytes.ts';
 import { getEventsParamsSchema, parseEventCursor, readEventsRequest } from '../../rpc/methods/shared/eventsRequest.ts';
 import { EventRenderer, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';

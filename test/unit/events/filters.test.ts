@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { getEvents } from '../../../src/rpc/methods/getEvents.ts';
-import { matchesFilter, parseContractEvent } from '../../../src/events/contractEvents.ts';
+import { matchesFilter } from '../../../src/events/eventFilter.ts';
+import { parseContractEvent } from '../../../src/events/eventBytes.ts';
 import type { EventFilterSpec } from '../../../src/events/types.ts';
 import { FIRST_LEDGER, LAST_LEDGER, PUBNET_PASSPHRASE, call, ledgerBytes } from '../methods/support/pubnet.ts';
 import {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { getEvents } from '../../../src/rpc/methods/getEvents.ts';
-import { formatEventId, maxPositionOf } from '../../../src/events/contractEvents.ts';
+import { formatEventId, maxPositionOf } from '../../../src/events/eventIds.ts';
 import {
   FIRST_LEDGER, LAST_LEDGER, PUBNET_PASSPHRASE, assertRpcError, assertShape, call, callError, ledgerBytes,
 } from '../methods/support/pubnet.ts';

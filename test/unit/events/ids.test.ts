@@ -2,9 +2,8 @@
 // cursor parser's Go error texts, and the order of ids within a ledger.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  comparePositions, formatEventId, ledgerEventRows, maxPositionOf, positionToid,
-} from '../../../src/events/contractEvents.ts';
+import { comparePositions, formatEventId, maxPositionOf, positionToid } from '../../../src/events/eventIds.ts';
+import { ledgerEventRows } from '../../../src/events/eventRows.ts';
 import { RpcError } from '../../../src/rpc/errors.ts';
 import { afterCursor, parseEventCursor } from '../../../src/rpc/methods/shared/eventsRequest.ts';
 import { xdr } from '@stellar/stellar-sdk';

@@ -4,10 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
-import {
-  decodePositions, decodePostings, encodePositions, encodePostings, eventTerms, eventTermsOf, EventXdrError, parseContractEvent,
-  skipScVal, termHash,
-} from '../../../src/events/contractEvents.ts';
+import { decodePositions, decodePostings, encodePositions, encodePostings, eventTerms, eventTermsOf, termHash } from '../../../src/events/indexTerms.ts';
+import { EventXdrError, parseContractEvent, skipScVal } from '../../../src/events/eventBytes.ts';
 import { FIRST_LEDGER, LAST_LEDGER, ledgerMeta } from '../methods/support/pubnet.ts';
 
 const enc = (v: xdr.ScValWire) => xdr.ScVal.schema.encode(v);

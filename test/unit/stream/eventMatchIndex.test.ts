@@ -4,7 +4,7 @@
 // again here, independently) does. Also: removal, re-adding, and that candidates are narrowed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ParsedEvent } from '../../../src/events/contractEvents.ts';
+import type { ParsedEvent } from '../../../src/events/eventBytes.ts';
 import type { EventFilterSpec, TopicPattern } from '../../../src/events/types.ts';
 import { EventMatchIndex } from '../../../src/stream/eventMatchIndex.ts';
 

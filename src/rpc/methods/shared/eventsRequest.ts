@@ -11,7 +11,8 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { invalidParams, RpcError } from '../../errors.ts';
 import type { EventFilterSpec, EventPosition, TopicPattern } from '../../../events/types.ts';
-import { EventXdrError, MAX_UINT32, skipScVal } from '../../../events/contractEvents.ts';
+import { EventXdrError, skipScVal } from '../../../events/eventBytes.ts';
+import { MAX_UINT32 } from '../../../events/eventIds.ts';
 import { GoNumError, goHexDecode, parseGoInt64, parseGoUint } from './go.ts';
 import { toidDecode } from '../../../ids/toid.ts';
 import { xdrFormatError, formatOf, type XdrFormat } from './xdrFormat.ts';

@@ -17,7 +17,8 @@
 import { crc32 } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import type { EventPosition } from '../../../events/types.ts';
-import { comparePositions, OP_MASK, skipScVal, TX_MASK } from '../../../events/contractEvents.ts';
+import { comparePositions, OP_MASK, TX_MASK } from '../../../events/eventIds.ts';
+import { skipScVal } from '../../../events/eventBytes.ts';
 import { toHex } from '../../../xdr/codec.ts';
 import { ledgerStart } from './eventPage.ts';
 import { FIRST_LEDGER, TOPIC_POSITIONS, type EventsQuery, type QueryFilter } from './queryEventsRequest.ts';

@@ -14,7 +14,7 @@
 // A full page is HAS_MORE, its cursor right after its last event; `scannedLedger` is then the last
 // ledger before that event's (the page may end inside a ledger).
 import type { EventPosition } from '../../../events/types.ts';
-import { maxPositionOf } from '../../../events/contractEvents.ts';
+import { maxPositionOf } from '../../../events/eventIds.ts';
 import { LEDGER_SCAN_LIMIT, ledgerStart } from './eventPage.ts';
 import { FIRST_LEDGER, type EventsQuery, type NewQuery } from './queryEventsRequest.ts';
 import type { CursorState } from './queryEventsCursor.ts';

@@ -6,15 +6,14 @@
 //   - an AFTER_TX transaction event:           tx = application order, op = 4095, index counted per transaction;
 //   - an AFTER_ALL_TXS transaction event (refund): tx = 1048575, op = 0, index counted over the ledger.
 import type { EventPosition } from './types.ts';
-import { TOID_OPERATION_MASK, TOID_TRANSACTION_MASK, toidEncode } from '../ids/toid.ts';
+import { TOID_OPERATION_MASK, TOID_TRANSACTION_MASK, toid } from '../ids/toid.ts';
 
 export const TX_MASK = TOID_TRANSACTION_MASK;
 export const OP_MASK = TOID_OPERATION_MASK;
 export const MAX_UINT32 = 0xffffffff;
 
 /** The TOID of a position, as Go's toid.New(...).ToInt64(). */
-export const positionToid = (p: Pick<EventPosition, 'ledger' | 'tx' | 'op'>): bigint =>
-  toidEncode({ ledger: p.ledger, transaction: p.tx, operation: p.op });
+export const positionToid = (p: Pick<EventPosition, 'ledger' | 'tx' | 'op'>): bigint => toid(p.ledger, p.tx, p.op);
 
 /** `%019d-%010d`: the event id, also the cursor string. */
 export function formatEventId(p: EventPosition): string {

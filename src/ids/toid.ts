@@ -11,11 +11,15 @@ export interface Toid {
 export const TOID_TRANSACTION_MASK = 0xfffff;
 export const TOID_OPERATION_MASK = 0xfff;
 
-export function toidEncode({ ledger, transaction, operation }: Toid): bigint {
-  const id = ((BigInt(ledger) & 0xffffffffn) << 32n)
-    | ((BigInt(transaction) & BigInt(TOID_TRANSACTION_MASK)) << 12n)
-    | (BigInt(operation) & BigInt(TOID_OPERATION_MASK));
-  return BigInt.asIntN(64, id);
+export const toidEncode = ({ ledger, transaction, operation }: Toid): bigint => toid(ledger, transaction, operation);
+
+/**
+ * toidEncode without the object, for hot paths (an event id for every event getEvents returns).
+ * The low 32 bits are one number (exact: below 2^32), so only two BigInts are made.
+ */
+export function toid(ledger: number, transaction: number, operation: number): bigint {
+  const low = (transaction & TOID_TRANSACTION_MASK) * 4096 + (operation & TOID_OPERATION_MASK);
+  return BigInt.asIntN(64, (BigInt(ledger >>> 0) << 32n) | BigInt(low));
 }
 
 export function toidDecode(id: bigint): Toid {

@@ -28,7 +28,7 @@ import { parseContractEvent } from '../../events/eventBytes.ts';
 import { txOpOrder } from '../../events/eventIds.ts';
 import type { EventQuery, StoredEvent } from '../types.ts';
 import type { EventFilterSpec, EventPosition, EventRow, TopicPattern } from '../../events/types.ts';
-import { toidEncode } from '../../ids/toid.ts';
+import { toid } from '../../ids/toid.ts';
 
 /** Positions per ledger in the key: 2^21 (a ledger with more events is refused at ingest). */
 export const LEDGER_KEY_SPAN = 2_097_152;
@@ -356,7 +356,7 @@ export class EventStore {
       const txKey = ledger * 1048576 + r.application_order;
       let tx = txs.get(txKey);
       if (!tx) {
-        const t = this.st.tx.get(toidEncode({ ledger, transaction: r.application_order, operation: 0 })) as Row | undefined;
+        const t = this.st.tx.get(toid(ledger, r.application_order, 0)) as Row | undefined;
         tx = t ? { hash: t.hash as Uint8Array, successful: Number(t.successful) === 1 } : { hash: new Uint8Array(32), successful: false };
         txs.set(txKey, tx);
       }

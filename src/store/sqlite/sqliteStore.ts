@@ -10,13 +10,13 @@ import type {
   EventQuery, IngestBatch, LedgerRange, LedgerRow, RevertedEntry, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
 } from '../types.ts';
 import { toBase64 } from '../../xdr/codec.ts';
-import { toidEncode } from '../../ids/toid.ts';
+import { toid } from '../../ids/toid.ts';
 
 /** The schema version that added the events tables (migrations.ts step 2). */
 const EVENTS_MIGRATION = 2;
 
 /** A transaction row's id: its TOID with operation 0. */
-const transactionId = (ledger: number, applicationOrder: number): bigint => toidEncode({ ledger, transaction: applicationOrder, operation: 0 });
+const transactionId = (ledger: number, applicationOrder: number): bigint => toid(ledger, applicationOrder, 0);
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { SEGMENT_LEDGERS } from '../../../src/store/sqlite/eventStore.ts';
+import { SEGMENT_LEDGERS } from '../../../src/store/eventIndex/queryPlan.ts';
 import type { EventQuery, IngestBatch, StoredEntry, StoredEvent, StoredTransaction } from '../../../src/store/types.ts';
 import type { EventFilterSpec } from '../../../src/events/types.ts';
 import { encodeLedgerEntry, toBase64 } from '../../../src/xdr/codec.ts';

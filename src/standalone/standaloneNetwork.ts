@@ -8,10 +8,10 @@ import type { CloseMode, Config } from '../config/config.ts';
 import type { LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { SubmitterError, type SubmitResult, type TransactionSubmitter } from '../submit/transactionSubmitter.ts';
-import { bytesEqual, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
+import { bytesEqual, decodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
-import { EntryType, ledgerKeyOf, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { EntryType, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue, type QueueContents } from '../ledger/transactionQueue.ts';
@@ -20,7 +20,6 @@ import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
-import { genesisLedger, PROTOCOL_VERSION } from '../ledger/genesis.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
@@ -28,14 +27,15 @@ import { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { OrderBook } from '../ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../ledger/liquidityPools.ts';
 import { WINDOW_KEY, averageAfterLedger } from '../ingest/stateSizeWindow.ts';
-import { genesisTestAccounts, noteGenesisSettings, recordGenesisSettings } from './devGenesis.ts';
+import { noteGenesisSettings } from './devGenesis.ts';
 import { Impersonation } from './impersonation.ts';
 import { OffsetClock, type Clock } from './clock.ts';
 import { fastForward, type FastForwardResult } from './fastForward.ts';
-import { genesisFromSnapshot, type LoadedSnapshot } from './ledgerSnapshot.ts';
-import { ForkFetchError, markResolved, type ForkedState } from '../fork/forkedState.ts';
+import type { LoadedSnapshot } from './ledgerSnapshot.ts';
+import { createGenesis } from './networkGenesis.ts';
+import { ForkFetchError, type ForkedState } from '../fork/forkedState.ts';
 import { MissedKeys } from '../fork/missedKeys.ts';
-import { FORK_LEDGER, FORK_PINNED, FORK_URL, type ForkGenesis } from '../fork/forkStart.ts';
+import type { ForkGenesis } from '../fork/forkStart.ts';
 import type { StoredEntry } from '../store/types.ts';
 
 /** Ledger metas from this size on are converted to rows by the addon. */
@@ -122,7 +122,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
    * with `snapshot` (--load-state, see loadStateSnapshot) the genesis ledger holding its state.
    */
   init(snapshot?: LoadedSnapshot, fork?: ForkGenesis): void {
-    if (!this.store.latestLedger()) this.createGenesis(snapshot, fork);
+    if (!this.store.latestLedger()) {
+      createGenesis({
+        writer: this.writer, config: this.config, networkId: this.networkId, log: this.log,
+        nextCloseTime: (prev) => this.nextCloseTime(prev), snapshot, fork,
+      });
+    }
     else noteGenesisSettings(this.store, this.config, this.log);
     this.orderBook.apply(this.store.entriesOfTypes(EntryType.OFFER, EntryType.OFFER));
     this.soroban = this.sorobanEnv();
@@ -160,37 +165,6 @@ export class StandaloneNetwork implements TransactionSubmitter {
     // contract data, contract code, config settings and TTLs are consecutive types
     index.apply(this.store.entriesOfTypes(EntryType.CONTRACT_DATA, EntryType.TTL));
     return index;
-  }
-
-  private createGenesis(snapshot: LoadedSnapshot | undefined, fork: ForkGenesis | undefined): void {
-    const archival = { minPersistentTtl: this.config.minPersistentTtl, minTemporaryTtl: this.config.minTemporaryTtl };
-    // --load-state: the genesis is the snapshot's ledger, holding its state (src/standalone/ledgerSnapshot.ts);
-    // --fork-url: the remote's latest ledger, holding its settings and the local root (src/fork/forkStart.ts)
-    const from = snapshot
-      ? genesisFromSnapshot(snapshot, { networkId: this.networkId, passphrase: this.config.networkPassphrase, protocolVersion: PROTOCOL_VERSION, archival })
-      : fork;
-    const genesis = genesisLedger(this.networkId, {
-      closeTime: this.nextCloseTime(from?.closeTime ?? 0n), maxTxSetSize: this.config.maxTxSetSize, archival, from,
-      limits: this.config.limits, accounts: genesisTestAccounts(this.config),
-    });
-    if (fork) {
-      // before the genesis is stored: a database with ledgers and no fork URL is not a fork
-      this.store.setMetadata(FORK_URL, fork.forkUrl);
-      this.store.setMetadata(FORK_LEDGER, String(fork.ledgerSeq));
-      if (fork.pinned) this.store.setMetadata(FORK_PINNED, 'true');
-      // what the genesis holds is local (the root, the test accounts, the settings): never fetched
-      markResolved(this.store, genesis.entries.map((e) => encodeLedgerKey(ledgerKeyOf(e.data))));
-    }
-    const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
-    const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
-    for (const e of genesis.entries) {
-      batch.entryWrites.push({ key: encodeLedgerKey(ledgerKeyOf(e.data)), entry: encodeLedgerEntry(e), lastModified: e.lastModifiedLedgerSeq });
-    }
-    this.writer.write([batch], { deriveStateSizeWindow: false });
-    recordGenesisSettings(this.store, this.config);
-    this.log.info({ ledger: from?.ledgerSeq ?? 1, entries: genesis.entries.length, ...(snapshot ? { loadedState: this.config.loadState || true } : {}),
-      ...(fork ? { forkOf: fork.forkUrl } : {}) },
-      'created the genesis ledger');
   }
 
   /** Makes this network a fork reading what it lacks from `fork` (after init). */

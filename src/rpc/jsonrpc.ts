@@ -154,6 +154,14 @@ export function stripNulls(v: unknown): unknown {
   }
 }
 
+/** For a strictParams method: the params its schema does not name, said with the ones it does. */
+function unknownParams(method: Method, params: Record<string, unknown>): string | undefined {
+  const known = Object.keys((method.paramsSchema as { properties?: object }).properties ?? {});
+  const unknown = Object.keys(params).filter((k) => !known.includes(k));
+  if (unknown.length === 0) return undefined;
+  return `unknown param${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; ${method.name} takes ${known.length ? known.join(', ') : 'none'}`;
+}
+
 /** One line for `error.data` from ajv's first error, e.g. "params.startLedger must be integer". */
 export function describeSchemaError(errors: readonly ErrorObject[] | null | undefined): string {
   const e = errors?.[0];
@@ -347,10 +355,11 @@ export class Dispatcher {
     } else {
       params = stripNulls(rawParams) as Record<string, unknown>;
     }
-    if (!entry.validate(params)) {
+    const unknown = entry.method.strictParams ? unknownParams(entry.method, params) : undefined;
+    if (unknown || !entry.validate(params)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        paramsError(entry.method, describeSchemaError(entry.validate.errors)), budget);
+        paramsError(entry.method, unknown ?? describeSchemaError(entry.validate.errors)), budget);
     }
 
     const call = new CallScope(budget, scope.stream);

@@ -67,6 +67,9 @@ describe('developer network: close modes and closeLedgers', () => {
       const r = await node.rpc('lumen_closeLedgers', params);
       assert.equal(r.error?.code, -32602, JSON.stringify(params));
     }
+    // a misspelt param is refused, not ignored (a silent closeTimeStep default would mislead)
+    const typo = await node.rpc('lumen_closeLedgers', { count: 2, closeTimestep: 5 });
+    assert.deepEqual(typo.error, { code: -32602, message: 'invalid parameters', data: 'unknown param closeTimestep; lumen_closeLedgers takes count, closeTimeStep' });
     const before = await latest(node);
     assert.equal((await node.rpc('lumen_closeLedgers', {})).result.latestLedger, before + 1);
   });

@@ -120,5 +120,10 @@ export interface Method {
    * what was wrong; by default -32602 "invalid parameters" with that text as `data`.
    */
   invalidParams?(detail: string): RpcError;
+  /**
+   * Refuse params the schema's `properties` do not name, instead of ignoring them as the
+   * reference's decoder does: for our own methods, where a misspelt param must not pass silently.
+   */
+  strictParams?: boolean;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

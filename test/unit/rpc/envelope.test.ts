@@ -160,6 +160,15 @@ describe('params', () => {
     assert.deepEqual(r.json, { jsonrpc: '2.0', id: 1, result: { keep: 1 } });
   });
 
+  it('a strictParams method (our own, lumen_*) refuses params its schema does not name, listing those it takes', async () => {
+    const ok = await rpc(t.port, { jsonrpc: '2.0', id: 1, method: 'strict', params: { count: 2, step: null } });
+    assert.deepEqual(ok.json, { jsonrpc: '2.0', id: 1, result: { count: 2 } });
+    const typo = await rpc(t.port, { jsonrpc: '2.0', id: 2, method: 'strict', params: { count: 2, stpe: 1 } });
+    assert.deepEqual(typo.json, err(2, -32602, 'invalid parameters', 'unknown param stpe; strict takes count, step'));
+    const two = await rpc(t.port, { jsonrpc: '2.0', id: 3, method: 'strict', params: { a: 1, b: 2 } });
+    assert.deepEqual(two.json, err(3, -32602, 'invalid parameters', 'unknown params a, b; strict takes count, step'));
+  });
+
   it('reports a schema failure as -32602 "invalid parameters" with a string data', async () => {
     const cases: Array<[unknown, string]> = [
       [{ startLedger: 'ten' }, 'params.startLedger must be integer'],

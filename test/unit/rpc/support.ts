@@ -52,6 +52,12 @@ export function testMethods(probe: Probe): Method[] {
       handler: (params) => params,
     },
     {
+      name: 'strict',
+      strictParams: true,
+      paramsSchema: { type: 'object', properties: { count: { type: 'integer' }, step: { type: 'integer' } } },
+      handler: (params) => params,
+    },
+    {
       name: 'asyncEcho',
       paramsSchema: { type: 'object', properties: { ms: { type: 'integer' }, v: {} } },
       handler: async (params) => {

@@ -23,7 +23,7 @@ import { setBaseFee } from './setBaseFee.ts';
 import { setBaseReserve } from './setBaseReserve.ts';
 import { dumpState } from './dumpState.ts';
 
-export const devMethods: DevMethod[] = [
+const methods: DevMethod[] = [
   // ledgers and time
   closeLedgers, setCloseMode, advanceTime, setNextCloseTime,
   // snapshot and revert
@@ -37,3 +37,6 @@ export const devMethods: DevMethod[] = [
   // dump (loading is --load-state, at start)
   dumpState,
 ];
+
+// our own API: a misspelt param is refused (-32602 naming the params each takes), not ignored
+export const devMethods: DevMethod[] = methods.map((m) => ({ ...m, strictParams: true }));

@@ -19,14 +19,23 @@ async function submit(server: rpc.Server, tx: Transaction, kp: Keypair): Promise
 
 /** Uploads counter.wasm and creates a counter contract from the root account; returns its C... address. */
 export async function deployCounter(url: string): Promise<string> {
+  return (await deployCounters(url, 1))[0];
+}
+
+/** Uploads counter.wasm once and creates `n` counters from it (root account); their C... addresses. */
+export async function deployCounters(url: string, n: number): Promise<string[]> {
   const server = new rpc.Server(url, { allowHttp: true });
   const root = rootKeypair();
   const builder = async () => new TransactionBuilder(await server.getAccount(root.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60);
   const wasm = readFileSync(COUNTER_WASM);
   const uploaded = await submit(server, (await builder()).addOperation(Operation.uploadContractWasm({ wasm })).build(), root);
   const wasmHash = Buffer.from(scValToNative(uploaded.returnValue!) as Uint8Array);
-  const created = await submit(server, (await builder()).addOperation(Operation.createCustomContract({
-    address: new Address(root.publicKey()), wasmHash, salt: randomBytes(32),
-  })).build(), root);
-  return Address.fromScVal(created.returnValue!).toString();
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const created = await submit(server, (await builder()).addOperation(Operation.createCustomContract({
+      address: new Address(root.publicKey()), wasmHash, salt: randomBytes(32),
+    })).build(), root);
+    ids.push(Address.fromScVal(created.returnValue!).toString());
+  }
+  return ids;
 }

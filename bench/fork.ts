@@ -15,13 +15,12 @@
 // Medians per round, then the median over rounds. What bounds each: a first call costs the local
 // work plus one getLedgerEntries round trip to A (HTTP, A's lookup, B's write of the entry and its
 // resolved mark); a later call on B is A's work plus the resolved-key check.
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Account, Address, Contract, Keypair, Operation, TransactionBuilder, nativeToScVal, rpc, scValToNative, type Transaction } from '@stellar/stellar-sdk';
+import { Account, Contract, Keypair, TransactionBuilder, nativeToScVal, rpc } from '@stellar/stellar-sdk';
+import { deployCounters } from './counter.ts';
 import { createAccounts, type Accounts } from './payments.ts';
 import { RpcClient } from './rpcClient.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
-import { PASSPHRASE, accountKey, paymentTx, rootKeypair, send, sequences, signFast, type SignedTx } from './stellar.ts';
+import { PASSPHRASE, accountKey, paymentTx, send, sequences, signFast, type SignedTx } from './stellar.ts';
 import { fmt, median } from './stats.ts';
 import type { Row } from './report.ts';
 
@@ -39,35 +38,6 @@ export interface ForkBenchOptions {
 
 export const DEFAULT_FORK_OPTIONS: ForkBenchOptions = { rounds: 3, accounts: 40, counters: 13, repeats: 5, payments: 200 };
 export const QUICK_FORK_OPTIONS: ForkBenchOptions = { rounds: 1, accounts: 10, counters: 4, repeats: 2, payments: 20 };
-
-const COUNTER_WASM = new URL('../contracts/wasm/counter.wasm', import.meta.url);
-
-async function submit(server: rpc.Server, tx: Transaction): Promise<rpc.Api.GetSuccessfulTransactionResponse> {
-  const prepared = await server.prepareTransaction(tx);
-  prepared.sign(rootKeypair());
-  const sent = await server.sendTransaction(prepared);
-  if (sent.status !== 'PENDING') throw new Error(`sendTransaction answered ${sent.status}`);
-  const done = await server.pollTransaction(sent.hash, { attempts: 200, sleepStrategy: () => 50 });
-  if (done.status !== 'SUCCESS') throw new Error(`transaction ${sent.hash} ended ${done.status}`);
-  return done as rpc.Api.GetSuccessfulTransactionResponse;
-}
-
-/** Uploads counter.wasm once and creates `n` counters from it (root account); their C... addresses. */
-async function deployCounters(url: string, n: number): Promise<string[]> {
-  const server = new rpc.Server(url, { allowHttp: true });
-  const root = rootKeypair();
-  const builder = async () => new TransactionBuilder(await server.getAccount(root.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60);
-  const uploaded = await submit(server, (await builder()).addOperation(Operation.uploadContractWasm({ wasm: readFileSync(COUNTER_WASM) })).build());
-  const wasmHash = Buffer.from(scValToNative(uploaded.returnValue!) as Uint8Array);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const created = await submit(server, (await builder()).addOperation(Operation.createCustomContract({
-      address: new Address(root.publicKey()), wasmHash, salt: randomBytes(32),
-    })).build());
-    ids.push(Address.fromScVal(created.returnValue!).toString());
-  }
-  return ids;
-}
 
 /** An unsigned `increment(1)` from A's root account (simulation needs no signature). */
 function incrementXdr(contractId: string, source: string): string {

@@ -72,6 +72,8 @@ interface Entry {
   method: Method;
   validate: ValidateFunction;
   gate: MethodGate;
+  /** A strictParams method's param names (its schema's properties), read once at registration. */
+  knownParams?: readonly string[];
 }
 
 /** A response's JSON text (large pages stay in pieces), or null when nothing is to be sent. */
@@ -154,12 +156,11 @@ export function stripNulls(v: unknown): unknown {
   }
 }
 
-/** For a strictParams method: the params its schema does not name, said with the ones it does. */
-function unknownParams(method: Method, params: Record<string, unknown>): string | undefined {
-  const known = Object.keys((method.paramsSchema as { properties?: object }).properties ?? {});
+/** For a strictParams method: the params its schema does not name (`known`), said with the ones it does. */
+function unknownParams(name: string, known: readonly string[], params: Record<string, unknown>): string | undefined {
   const unknown = Object.keys(params).filter((k) => !known.includes(k));
   if (unknown.length === 0) return undefined;
-  return `unknown param${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; ${method.name} takes ${known.length ? known.join(', ') : 'none'}`;
+  return `unknown param${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; ${name} takes ${known.length ? known.join(', ') : 'none'}`;
 }
 
 /** One line for `error.data` from ajv's first error, e.g. "params.startLedger must be integer". */
@@ -214,7 +215,8 @@ export class Dispatcher {
         throw new Error(`invalid params schema for ${method.name}: ${(e as Error).message}`);
       }
       const gate = MethodGate.fromConfig(method.name, limits);
-      this.entries.set(method.name, { method, validate, gate });
+      const knownParams = method.strictParams ? Object.keys((method.paramsSchema as { properties?: object }).properties ?? {}) : undefined;
+      this.entries.set(method.name, { method, validate, gate, knownParams });
       this.metrics?.registerMethod(method.name, () => gate.inflight);
     }
   }
@@ -355,7 +357,7 @@ export class Dispatcher {
     } else {
       params = stripNulls(rawParams) as Record<string, unknown>;
     }
-    const unknown = entry.method.strictParams ? unknownParams(entry.method, params) : undefined;
+    const unknown = entry.knownParams ? unknownParams(entry.method.name, entry.knownParams, params) : undefined;
     if (unknown || !entry.validate(params)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,

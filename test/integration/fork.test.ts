@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Asset, Keypair, Operation, TransactionBuilder, rpc, xdr, type Transaction } from '@stellar/stellar-sdk';
-import { freePort, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { freePort, startRefusal, type NodeProcess } from './support/nodeProcess.ts';
 import { accountKey, call } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import {
@@ -173,15 +173,7 @@ describe('fork a network (--fork-url)', () => {
 });
 
 describe('fork: bad input at start', () => {
-  const refused = async (args: string[]) => {
-    try {
-      const n = await startNodeProcess({ args: ['--log-level', 'warn', ...args] });
-      await n.stop();
-      assert.fail('the node started');
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const refused = (args: string[]) => startRefusal({ args: ['--log-level', 'warn', ...args] });
 
   it('a URL that does not answer, answers garbage, or serves another passphrase than given: a clear error, no start', async () => {
     const port = await freePort();

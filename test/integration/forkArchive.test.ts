@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Operation, Asset, Keypair, Networks, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { startNodeProcess, startRefusal, type NodeProcess } from './support/nodeProcess.ts';
 import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import { CHECKPOINT, latest, startA, waitFor } from './support/twoNodes.ts';
@@ -35,15 +35,7 @@ describe('fork from a history archive (--fork-archive)', () => {
     const file = join(archive, '.well-known', 'stellar-history.json');
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { currentLedger: number }).currentLedger : 0;
   };
-  const refused = async (args: string[]) => {
-    try {
-      const node = await startNodeProcess({ args: ['--log-level', 'warn', ...args], readyTimeoutMs: 30_000 });
-      await node.stop();
-      return assert.fail('the node started');
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const refused = (args: string[]) => startRefusal({ args: ['--log-level', 'warn', ...args], readyTimeoutMs: 30_000 });
 
   before(async () => {
     a = await startA(dir);
@@ -225,14 +217,6 @@ describe('fork from a real history archive alone (pubnet, --fork-ledger 100: che
     await c!.stop();
     c = undefined;
     await assert.rejects(startNodeProcess({ dbPath, args: [...args, '--fork-ledger', '127'] }), /holds a fork of .* at ledger 63/);
-    const refusal = async (extra: string[]) => {
-      try {
-        await (await startNodeProcess({ args: [...args, ...extra] })).stop();
-        return assert.fail('the node started');
-      } catch (e) {
-        return (e as Error).message;
-      }
-    };
-    assert.match(await refusal(['--fork-ledger', '191']), /has checkpoints up to ledger 127 only \(ledger 191 needs checkpoint 191\)/);
+    assert.match(await startRefusal({ args: [...args, '--fork-ledger', '191'] }), /has checkpoints up to ledger 127 only \(ledger 191 needs checkpoint 191\)/);
   });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Operation, Asset, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { startNodeProcess, startRefusal, type NodeProcess } from './support/nodeProcess.ts';
 import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import {
@@ -109,15 +109,7 @@ describe('fork at a past ledger (--fork-ledger)', () => {
 });
 
 describe('fork at a past ledger: bad input at start', () => {
-  const refused = async (args: string[]) => {
-    try {
-      const node = await startNodeProcess({ args: ['--log-level', 'warn', ...args] });
-      await node.stop();
-      assert.fail('the node started');
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const refused = (args: string[]) => startRefusal({ args: ['--log-level', 'warn', ...args] });
 
   it('N not a positive integer, N without --fork-url', async () => {
     for (const bad of ['0', '-3', '1.5', 'abc']) {

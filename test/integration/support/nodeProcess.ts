@@ -41,6 +41,21 @@ export interface StartOptions {
   nodeArgs?: string[];
 }
 
+/**
+ * The error message of a start that must fail (bad flags, a database of another kind, a remote
+ * that cannot be read); throws when the node starts after all.
+ */
+export async function startRefusal(opts: StartOptions): Promise<string> {
+  let node: NodeProcess;
+  try {
+    node = await startNodeProcess(opts);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  await node.stop();
+  throw new Error(`the node started with ${(opts.args ?? []).join(' ')}`);
+}
+
 export async function startNodeProcess(opts: StartOptions = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
   const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');

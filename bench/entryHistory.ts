@@ -44,7 +44,7 @@ export const QUICK_ENTRY_HISTORY_OPTIONS: EntryHistoryBenchOptions = { changes: 
 
 const PUBNET = 'Public Global Stellar Network ; September 2015';
 const FIRST_PUBNET = 63092982;
-const FIXTURES = new URL('../../shared/fixtures/pubnet/ledgers/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/pubnet/ledgers/', import.meta.url);
 const pubnetLedgers = (): Uint8Array[] =>
   Array.from({ length: 10 }, (_, i) => new Uint8Array(gunzipSync(readFileSync(new URL(`ledger-${FIRST_PUBNET + i}.xdr.gz`, FIXTURES)))));
 

@@ -1,4 +1,4 @@
-// Ingestion speed of a following node: the real pubnet ledgers of ../shared/fixtures, looped into a
+// Ingestion speed of a following node: the real pubnet ledgers of test/fixtures, looped into a
 // longer chain (sequence numbers, previous-ledger hashes and header hashes rewritten so the chain
 // verifies), written as a SEP-54 datastore and followed by a node process from an empty database;
 // and the synthetic load-test meta streams. Reported: ledgers/s from the first stored ledger to the
@@ -17,7 +17,7 @@ import { startNodeProcess, type NodeProcess } from '../test/integration/support/
 import type { Row } from './report.ts';
 import { fmt, median, sleep } from './stats.ts';
 
-const FIXTURES = new URL('../../shared/fixtures/', import.meta.url).pathname;
+const FIXTURES = new URL('../test/fixtures/', import.meta.url).pathname;
 const PUBNET = 'Public Global Stellar Network ; September 2015';
 const FIRST = 63092982;
 const TARGET_LEDGERS_PER_SEC = 20;

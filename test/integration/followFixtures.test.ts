@@ -1,5 +1,5 @@
 // Following real networks' ledgers: the node runs in follow mode over the real ledgers in
-// ../shared/fixtures (a datastore folder, single metas framed as a core meta stream, captured
+// test/fixtures (a datastore folder, single metas framed as a core meta stream, captured
 // getLedgers answers) and is checked over JSON-RPC against what the metas themselves say: header
 // hashes recomputed, every transaction and event present, the captured responses matched.
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { concat, frameRecord, splitRecords } from '../../src/io/recordMarked.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url).pathname;
+const FIXTURES = new URL('../../test/fixtures/', import.meta.url).pathname;
 const PUBNET = 'Public Global Stellar Network ; September 2015';
 const TESTNET = 'Test SDF Network ; September 2015';
 

@@ -155,11 +155,11 @@ describe('fork from a history archive (--fork-archive)', () => {
   });
 });
 
-// Real data: pubnet's first checkpoints (shared/fixtures/pubnet/history-archive, no datastore). The
+// Real data: pubnet's first checkpoints (test/fixtures/pubnet/history-archive, no datastore). The
 // fork's ledger N is pubnet's by hash, and its locked root (master weight 0 since genesis) signs
 // again, so the faucet works on a fork of a real network.
 describe('fork from a real history archive alone (pubnet, --fork-ledger 100: checkpoint 63)', () => {
-  const fixture = fileURLToPath(new URL('../../../shared/fixtures/pubnet/history-archive/', import.meta.url));
+  const fixture = fileURLToPath(new URL('../../test/fixtures/pubnet/history-archive/', import.meta.url));
   const pubnet = Networks.PUBLIC;
   const root = Keypair.master(pubnet).publicKey();
   let c: NodeProcess | undefined;

@@ -11,7 +11,7 @@ import { startNodeProcess, type NodeProcess } from './nodeProcess.ts';
 export const PUBNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 export const PUBNET_FIRST = 63092982;
 export const PUBNET_LAST = 63092991;
-const LEDGERS = new URL('../../../../shared/fixtures/pubnet/ledgers/', import.meta.url).pathname;
+const LEDGERS = new URL('../../../test/fixtures/pubnet/ledgers/', import.meta.url).pathname;
 
 /** The fixture ledgers' LedgerCloseMeta bytes, in order. */
 export const pubnetMetas = (): Uint8Array[] => Array.from({ length: PUBNET_LAST - PUBNET_FIRST + 1 },

@@ -15,7 +15,7 @@ import {
 } from '../../../src/archive/historyArchiveState.ts';
 import type { LedgerEntry } from '../../../src/xdr/codec.ts';
 
-export const FIXTURE_ARCHIVE = fileURLToPath(new URL('../../../../shared/fixtures/pubnet/history-archive/', import.meta.url));
+export const FIXTURE_ARCHIVE = fileURLToPath(new URL('../../../test/fixtures/pubnet/history-archive/', import.meta.url));
 export const FIXTURE_BUCKET = 'bff0722cb3e89655d3b71c3b517a3bc4b20456298e50073745342f28f6f68b7c';
 export const PUBNET_ROOT = Keypair.master(Networks.PUBLIC);
 

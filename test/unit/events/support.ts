@@ -18,7 +18,7 @@ import { networkIdOf } from '../../../src/xdr/codec.ts';
 import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
 
 export const TESTNET_PASSPHRASE = 'Test SDF Network ; September 2015';
-export const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+export const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 
 export const readFixture = (path: string): Buffer => readFileSync(new URL(path, FIXTURES));
 export const readJsonFixture = (path: string): any => JSON.parse(readFixture(path).toString('utf8'));

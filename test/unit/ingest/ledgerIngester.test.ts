@@ -16,7 +16,7 @@ import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { fastLedgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { networkIdOf, toBase64 } from '../../../src/xdr/codec.ts';
 
-const DATASTORE = new URL('../../../../shared/fixtures/testnet/datastore-p20/', import.meta.url).pathname;
+const DATASTORE = new URL('../../../test/fixtures/testnet/datastore-p20/', import.meta.url).pathname;
 const TESTNET = 'Test SDF Network ; September 2015';
 const networkId = networkIdOf(TESTNET);
 const logger = pino({ level: 'silent' });

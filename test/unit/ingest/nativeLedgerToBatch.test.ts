@@ -13,7 +13,7 @@ import { nativeLedgerToBatch } from '../../../src/ingest/nativeLedgerToBatch.ts'
 import type { IngestBatch } from '../../../src/store/types.ts';
 import { networkIdOf, sha256, type TransactionEnvelope } from '../../../src/xdr/codec.ts';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 const PUBNET = networkIdOf('Public Global Stellar Network ; September 2015');
 const TESTNET = networkIdOf('Test SDF Network ; September 2015');
 const STANDALONE = networkIdOf('Standalone Network ; February 2017');

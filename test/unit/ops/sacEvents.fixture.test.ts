@@ -14,7 +14,7 @@ import {
 import { muxedToAccountId, networkIdOf, sha256, toHex, type Asset, type ContractEvent } from '../../../src/xdr/codec.ts';
 
 const NETWORK_ID = networkIdOf('Public Global Stellar Network ; September 2015');
-const FIXTURES = new URL('../../../../shared/fixtures/pubnet/ledgers/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/pubnet/ledgers/', import.meta.url);
 const LEDGERS = Array.from({ length: 10 }, (_, i) => 63092982 + i);
 
 function loadLedger(seq: number): xdr.LedgerCloseMetaWire {

@@ -10,7 +10,7 @@ import { frameRecord, concat } from '../../../src/io/recordMarked.ts';
 import { encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
 import { xdr } from '@stellar/stellar-sdk';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url).pathname;
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
 const gz = (seq: number) => join(FIXTURES, `pubnet/ledgers/ledger-${seq}.xdr.gz`);
 const rawMeta = (seq: number) => new Uint8Array(gunzipSync(readFileSync(gz(seq))));
 

@@ -11,7 +11,7 @@ import { keyId, ledgerKeyOfChange } from '../../../src/xdr/ledgerKeys.ts';
 import { cloneWire } from '../../../src/ledger/ledgerTxn.ts';
 import { XLM, accountEntry, accountId } from '../ops/support.ts';
 
-const FIXTURE = new URL('../../../../shared/fixtures/pubnet/ledgers/ledger-63092982.xdr.gz', import.meta.url);
+const FIXTURE = new URL('../../../test/fixtures/pubnet/ledgers/ledger-63092982.xdr.gz', import.meta.url);
 
 /** The fixture transaction meta with the most changes in one operation. */
 function busyMeta(): xdr.TransactionMetaWire {

@@ -9,7 +9,7 @@ import { zstdDecompressSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import type { RawLedger } from '../../../src/sources/ledgerSource.ts';
 
-export const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 export const P20 = join(FIXTURES, 'testnet/datastore-p20');
 export const TESTNET = 'Test SDF Network ; September 2015';
 

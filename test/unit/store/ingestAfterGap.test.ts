@@ -14,7 +14,7 @@ import { entryFor, keyOf, put, remove } from './entrySupport.ts';
 
 const PUBNET = networkIdOf('Public Global Stellar Network ; September 2015');
 const FIRST = 63092982;
-const ledger = (seq: number) => new Uint8Array(gunzipSync(readFileSync(new URL(`../../../../shared/fixtures/pubnet/ledgers/ledger-${seq}.xdr.gz`, import.meta.url))));
+const ledger = (seq: number) => new Uint8Array(gunzipSync(readFileSync(new URL(`../../../test/fixtures/pubnet/ledgers/ledger-${seq}.xdr.gz`, import.meta.url))));
 const batch = (seq: number) => ledgerToBatch({ bytes: ledger(seq) }, PUBNET);
 
 describe('SqliteStore.ingestAfterGap', () => {

@@ -11,7 +11,7 @@ import { networkIdOf } from '../../../src/xdr/codec.ts';
 
 const PUBNET = networkIdOf('Public Global Stellar Network ; September 2015');
 const FIRST = 63092982;
-const ledger = (seq: number) => new Uint8Array(gunzipSync(readFileSync(new URL(`../../../../shared/fixtures/pubnet/ledgers/ledger-${seq}.xdr.gz`, import.meta.url))));
+const ledger = (seq: number) => new Uint8Array(gunzipSync(readFileSync(new URL(`../../../test/fixtures/pubnet/ledgers/ledger-${seq}.xdr.gz`, import.meta.url))));
 
 describe('SqliteStore retention', () => {
   it('keeps exactly the window of ledgers, transactions and fee samples, and refuses gaps', () => {

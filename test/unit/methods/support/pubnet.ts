@@ -24,7 +24,7 @@ import { networkIdOf } from '../../../../src/xdr/codec.ts';
 export const PUBNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 export const FIRST_LEDGER = 63092982;
 export const LAST_LEDGER = 63092991;
-const FIXTURES = new URL('../../../../../shared/fixtures/pubnet/ledgers/', import.meta.url);
+const FIXTURES = new URL('../../../../test/fixtures/pubnet/ledgers/', import.meta.url);
 
 const rawLedgers = new Map<number, Uint8Array>();
 /** The raw LedgerCloseMeta bytes of one fixture ledger. */

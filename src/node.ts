@@ -8,6 +8,7 @@ import { isFollower, servedDatastore, type Config } from './config/config.ts';
 import type { LedgerArchive, Store } from './store/types.ts';
 import { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { StandaloneNetwork } from './standalone/standaloneNetwork.ts';
+import { StateDir, databaseFiles } from './standalone/stateDir.ts';
 import { Faucet } from './faucet/faucet.ts';
 import { registerFriendbotProxy } from './faucet/friendbotProxy.ts';
 import { registerFaucetRoutes } from './faucet/routes.ts';
@@ -31,6 +32,7 @@ import { ConnectionGuard } from './transport/connectionGuard.ts';
 import { MemoryRelief } from './work/memoryRelief.ts';
 import { loadNative, nativeAvailable } from './host/native.ts';
 import { createAdminServer } from './transport/adminServer.ts';
+import { devAccess, exposedWarning, type DevAccess } from './transport/devAccess.ts';
 import { registerCoreTxEndpoint } from './submit/coreTxEndpoint.ts';
 import { getMetrics, observeIngestion, setLatestLedger } from './rpc/metrics.ts';
 import { buildInfo } from './buildInfo.ts';
@@ -90,7 +92,8 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const writer = new LedgerWriter(store, feed, config.historyRetentionWindow);
   // --fork-archive: the state and the ledgers up to the fork ledger, before the standalone network starts on them
   const rootPending = await prepareArchiveFork(writer, config, logger).catch((e: unknown) => { store.close(); throw e; });
-  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, snapshot, forkGenesis);
+  const access = devAccess(config);
+  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, access, snapshot, forkGenesis);
   if (rootPending && side.submitter instanceof StandaloneNetwork) await closeArchiveForkEdits(side.submitter, store, config);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
@@ -107,8 +110,12 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     queuedResponseBytes: connections.queuedBytes, heavyRunning: heavy.gate.running, heavyWaiting: heavy.gate.waiting,
   }));
   // serving does not depend on the transport: one dispatcher for every way requests arrive
-  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive, dev: side.dev, fork: side.fork };
-  const dispatcher = new Dispatcher({ methods: [...methods, ...streamMethods, ...developerMethods(side, config)], logger, metrics: getMetrics(), limits: config, ctx });
+  const stateDir = side.dev && config.stateDir ? new StateDir(config.stateDir, databaseFiles(config.dbPath)) : undefined;
+  const ctx = { store, config, node, submitter: side.submitter, simulator, heavy, ledgerArchive, dev: side.dev, fork: side.fork, stateDir };
+  const dispatcher = new Dispatcher({
+    methods: [...methods, ...streamMethods, ...developerMethods(side, config, access)], logger, metrics: getMetrics(), limits: config, ctx,
+    callerPolicy: access.policy,
+  });
   // streaming: subscriptions fed by the same commit point, served by the transports below
   const hub = new SubscriptionHub({
     feed, ctx, logger, metrics: getMetrics(),
@@ -131,6 +138,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const admin = createAdminServer({ config, logger, metrics: getMetrics() });
   if (admin) logger.info(await admin.listen(), 'admin endpoint serving /metrics');
   side.start(url, node);
+  if (side.dev && access.exposed) logger.warn({ subsys: 'dev' }, exposedWarning(url));
   logger.info({
     url, passphrase: config.networkPassphrase, db: config.dbPath, ...side.describe,
     ...(ledgerArchive ? { ledgersBeyondWindow: ledgerArchive.description } : {}),
@@ -155,11 +163,11 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
 }
 
 /** The lumen_* methods: served by the standalone network, refused with the reason anywhere else. */
-function developerMethods(side: LedgerSide, config: Config): Method[] {
+function developerMethods(side: LedgerSide, config: Config, access: DevAccess): Method[] {
   if (side.dev) return devMethods;
   const reason = isFollower(config)
     ? 'developer methods are served by a standalone network, not by a node following a real one'
-    : 'developer methods are turned off on this network (--dev-methods=false)';
+    : access.offReason ?? 'developer methods are off';
   return devMethods.map((m) => refusedDevMethod(m, reason));
 }
 
@@ -190,7 +198,9 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
   return new DatastoreLedgerArchive(source, { logger });
 }
 
-function standalone(writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis): LedgerSide {
+function standalone(
+  writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, access: DevAccess, snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis,
+): LedgerSide {
   const { store } = writer;
   // first: a bad setting stops the start before the network is created
   const limiter = new FaucetRateLimiter({
@@ -225,11 +235,11 @@ function standalone(writer: LedgerWriter, config: Config, logger: Logger, simula
     start(url, node) {
       if (faucet) node.friendbotUrl = `${url}/friendbot`;
       network.start();
-      printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl), config.logFormat);
+      printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl, access), config.logFormat);
     },
     async stop() { await network.stop(); },
     describe: { mode: 'standalone', closeMode: config.closeMode, ...(fork ? { forkOf: config.forkUrl, forkLedger: Number(store.metadata(FORK_LEDGER)), ...(config.forkLedger ? { pinned: true } : {}) } : {}) },
-    ...(config.devMethods ? { dev: network } : {}),
+    ...(access.served ? { dev: network } : {}),
     ...(fork ? { fork } : {}),
   };
 }

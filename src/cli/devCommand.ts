@@ -1,6 +1,7 @@
 // `lumen-rpc dev <command> [args...]`: the developer methods (lumen_*) of a running standalone node,
 // from a shell. Each positional argument fills the param the method's `cli.args` names; `--params`
 // gives any others as a JSON object.
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { devMethods } from '../rpc/methods/dev/index.ts';
 import type { DevMethod } from '../rpc/methods/dev/types.ts';
@@ -13,10 +14,16 @@ export function addDevCommands(program: Command): void {
       .option('--rpc-url <url>', 'the node\'s JSON-RPC endpoint', process.env.LUMEN_RPC_URL ?? 'http://localhost:8000')
       .option('--params <json>', 'more params, as a JSON object');
     for (const arg of method.cli.args) cmd.argument(`[${arg}]`);
+    const answerTo = method.cli.answerTo;
+    if (answerTo !== undefined) cmd.argument(`[${answerTo}]`, 'a file here that gets the answer (default: stdout)');
+    const positional = method.cli.args.length + (answerTo === undefined ? 0 : 1);
     cmd.action(async (...given: unknown[]) => {
-      const opts = given[method.cli.args.length] as { rpcUrl: string; params?: string };
+      const opts = given[positional] as { rpcUrl: string; params?: string };
       const params = devParams(method, given.slice(0, method.cli.args.length) as Array<string | undefined>, opts.params);
-      process.stdout.write(`${JSON.stringify(await call(opts.rpcUrl, method.name, params), null, 2)}\n`);
+      const text = `${JSON.stringify(await call(opts.rpcUrl, method.name, params), null, 2)}\n`;
+      const file = answerTo === undefined ? undefined : given[method.cli.args.length] as string | undefined;
+      if (file === undefined) process.stdout.write(text);
+      else writeFileSync(file, text);
     });
   }
 }

@@ -13,7 +13,7 @@ const program = new Command('lumen-rpc').description('A Stellar smart-contract J
 function withConfigOptions(cmd: Command): Command {
   for (const o of options) {
     // a switch alone means true (`--serve-ledgers-from-datastore`, as the reference's flags); `--friendbot false` still works
-    const value = o.kind === 'bool' ? '[value]' : '<value>';
+    const value = o.kind === 'bool' || o.values?.includes('true') ? '[value]' : '<value>';
     cmd.option(`--${o.flag} ${value}`, o.help + (o.values ? ` (${o.values.join('|')})` : ''));
   }
   return cmd

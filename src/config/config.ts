@@ -27,7 +27,14 @@ export interface Config {
   maxTxSetSize: number;                   // operations per ledger
   transactionQueueLimit: number;          // operations waiting in the queue
   friendbot: boolean;
-  devMethods: boolean;                    // standalone: serve the lumen_* developer methods
+  /** Standalone: serve the lumen_* developer methods; auto: only when the endpoint is loopback (transport/devAccess.ts). */
+  devMethods: 'auto' | 'true' | 'false';
+  /** Comma-separated origins whose pages may call the developer methods, besides loopback ones (rpc/callerPolicy.ts). */
+  devAllowOrigin: string;
+  /** Comma-separated Host names the developer methods answer, besides IP addresses, loopback names and the endpoint's; "*": any. */
+  devAllowHost: string;
+  /** The folder lumen_dumpState may write files into (a plain name each); "" = it answers the snapshot only. */
+  stateDir: string;
   friendbotRateLimitPerClient: number;    // faucet requests per window per client IP; 0 = off
   friendbotRateLimitTotal: number;        // faucet requests per window for everyone; 0 = off
   friendbotRateLimitWindow: number;       // seconds
@@ -155,7 +162,10 @@ export const defaultConfig: Config = {
   maxTxSetSize: 10000,
   transactionQueueLimit: 40000,
   friendbot: true,
-  devMethods: true,
+  devMethods: 'auto',
+  devAllowOrigin: '',
+  devAllowHost: '',
+  stateDir: '',
   friendbotRateLimitPerClient: 0,
   friendbotRateLimitTotal: 0,
   friendbotRateLimitWindow: 60,

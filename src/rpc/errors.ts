@@ -7,6 +7,8 @@ export const ErrorCode = {
   invalidParams: -32602,
   internalError: -32603,
   requestExceededProcessingLimit: -32001,
+  /** Ours: a privileged method (lumen_*) called by a caller it does not answer (rpc/callerPolicy.ts). */
+  forbidden: -32003,
   systemError: -32098,
 } as const;
 

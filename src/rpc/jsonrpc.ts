@@ -36,6 +36,7 @@ import { JsonChunks, RawJson } from './rawJson.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { CALL_SLICE_MS, CallScope, type Abandonment } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
+import type { CallerHeaders, CallerPolicy } from './callerPolicy.ts';
 import type { Method, MethodContext, StreamConnection } from './methods/types.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
@@ -56,6 +57,8 @@ export interface DispatcherOptions {
   maxBatchSize?: number;
   /** Bytes of one request's answer (a batch shares them); 0 = no limit. Defaults to ctx.config. */
   maxResponseBodyBytes?: number;
+  /** Who may call privileged methods; without one, every caller may (in-process use). */
+  callerPolicy?: CallerPolicy;
 }
 
 /** What one request's messages share (an HTTP request, or a WebSocket message). */
@@ -66,6 +69,8 @@ export interface RequestScope {
   idTexts?: WeakMap<object, string>;
   /** The streaming connection the request came over (WebSocket): subscribe/unsubscribe act on it. */
   stream?: StreamConnection;
+  /** The request's Origin and Host (an HTTP request's, or a WebSocket's Upgrade): privileged methods check them. */
+  caller?: CallerHeaders;
 }
 
 interface Entry {
@@ -192,6 +197,7 @@ export class Dispatcher {
   private readonly ctx: MethodContext;
   private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
+  private readonly callerPolicy: CallerPolicy | undefined;
   readonly maxBatchSize: number;
   readonly maxResponseBodyBytes: number;
 
@@ -200,6 +206,7 @@ export class Dispatcher {
     this.maxResponseBodyBytes = options.maxResponseBodyBytes ?? options.ctx.config.maxResponseBodyBytes;
     this.logger = options.logger;
     this.metrics = options.metrics;
+    this.callerPolicy = options.callerPolicy;
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     const limits = options.limits ?? options.ctx.config;
     // Unknown keywords/formats in a schema are not fatal; no coercion, no defaults: params reach
@@ -340,6 +347,13 @@ export class Dispatcher {
     const logger = this.logger;
     if (logger !== undefined && logger.levelVal <= 20) {
       logger.debug({ subsys: 'jsonrpc', req: reqNo, json_req: idText, method: entry.method.name, params: rawParams }, 'starting JSONRPC request');
+    }
+    // a privileged method from a caller it does not answer (a web page, a rebinding Host): before any work
+    if (entry.method.privileged && this.callerPolicy !== undefined && scope.caller !== undefined) {
+      const refusal = this.callerPolicy.refusal(scope.caller);
+      if (refusal !== undefined) {
+        return this.finish(entry, idText, reqNo, start, undefined, new RpcError(ErrorCode.forbidden, 'forbidden', `${entry.method.name}: ${refusal}`), budget);
+      }
     }
     // a page method called once the batch's answer is full: refused before any work
     if (entry.method.chargesBudget && budget.spent) return this.finish(entry, idText, reqNo, start, undefined, budget.tooLarge(), budget);

@@ -19,6 +19,8 @@ export interface BannerInfo {
   /** The test accounts that exist on this network (a database created with fewer lists fewer). */
   accounts: BannerAccount[];
   limits: string;
+  /** Whether the lumen_* methods are served, and beyond loopback. */
+  devMethods: { served: boolean; exposed: boolean };
 }
 
 function balanceOf(store: Store, publicKey: Uint8Array): bigint | undefined {
@@ -27,7 +29,10 @@ function balanceOf(store: Store, publicKey: Uint8Array): bigint | undefined {
   return data?.type === 0 ? data.account.balance : undefined;
 }
 
-export function bannerInfo(store: Store, config: Config, networkId: Uint8Array, url: string, friendbotUrl: string | undefined): BannerInfo {
+export function bannerInfo(
+  store: Store, config: Config, networkId: Uint8Array, url: string, friendbotUrl: string | undefined,
+  devMethods: BannerInfo['devMethods'] = { served: false, exposed: false },
+): BannerInfo {
   const root = rootSigner(networkId);
   const accounts: BannerAccount[] = [];
   for (const a of testAccounts(Math.min(config.accounts, MAX_TEST_ACCOUNTS))) {
@@ -42,6 +47,7 @@ export function bannerInfo(store: Store, config: Config, networkId: Uint8Array, 
       balance: balanceOf(store, root.publicKey) ?? 0n,
     },
     accounts,
+    devMethods: { served: devMethods.served, exposed: devMethods.exposed },
   };
 }
 
@@ -50,6 +56,12 @@ const xlm = (stroops: bigint): string => {
   const frac = (stroops % 10_000_000n).toString().padStart(7, '0').replace(/0+$/, '');
   return `${whole}${frac ? `.${frac}` : ''} XLM`;
 };
+
+function devMethodsLine(d: BannerInfo['devMethods']): string {
+  if (!d.served) return 'off (--dev-methods=true serves them)';
+  if (!d.exposed) return 'on, for this machine only (loopback address; web pages only from allowed origins)';
+  return 'ON FOR EVERYONE WHO REACHES THIS ADDRESS: they control this network (see README, Security)';
+}
 
 export function bannerText(info: BannerInfo): string {
   const lines = [
@@ -61,6 +73,7 @@ export function bannerText(info: BannerInfo): string {
     `Network passphrase  ${info.passphrase}`,
     `Friendbot           ${info.friendbotUrl ?? '(off: --friendbot=false)'}`,
     `Soroban limits      ${info.limits}`,
+    `Developer methods   ${devMethodsLine(info.devMethods)}`,
     '',
     'Root account (holds the lumens; its key is derived from the passphrase)',
     `  ${info.root.publicKey}  ${xlm(info.root.balance)}`,

@@ -16,8 +16,7 @@
 // [[LedgerKey, [LedgerEntry, live_until]], ...], and older stellar-xdr versions wrote 64-bit integers
 // as JSON numbers and 128-bit ones as {hi, lo}: parseSnapshot accepts all of these (the SDK's
 // fromJson alone would refuse them).
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-sdk';
 import type { StoreReader as Store } from '../store/types.ts';
 import { isFollower, type Config } from '../config/config.ts';
@@ -98,42 +97,29 @@ function headerText(ledger: SnapshotLedger): string {
 export type Checkpoint = () => Promise<void>;
 const noPause: Checkpoint = () => Promise.resolve();
 
+/** Where a snapshot's text goes, a piece at a time (a file in the state folder: stateDir.ts). */
+export interface TextSink { write(text: string): void }
+
 /**
- * Writes the store's whole state to `path` (made absolute against the working folder; missing
- * folders are created, an existing file replaced): through a temporary file renamed at the end, so
- * the file is either the old one or complete. One entry per line.
+ * Writes the store's whole state as snapshot text into `sink`, one entry per line, in pieces of about
+ * a MiB (a state of any size: nothing but a piece is held).
  */
-export async function writeSnapshotFile(store: Store, networkId: Uint8Array, path: string, checkpoint: Checkpoint = noPause): Promise<{ path: string; entries: number; ledger: number }> {
-  const target = resolve(path);
-  let isDir = false;
-  try { isDir = statSync(target).isDirectory(); } catch { /* absent: fine */ }
-  if (isDir) throw new SnapshotError(`${target} is a folder: give a file path`);
-  mkdirSync(dirname(target), { recursive: true });
+export async function writeSnapshot(store: Store, networkId: Uint8Array, sink: TextSink, checkpoint: Checkpoint = noPause): Promise<{ entries: number; ledger: number }> {
   const ledger = { ...snapshotLedger(store), network_id: toHex(networkId) };
-  const tmp = `${target}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
   let count = 0;
-  try {
-    const chunks: string[] = [headerText(ledger)];
-    let pending = chunks[0].length;
-    const flush = () => { writeSync(fd, chunks.join('')); chunks.length = 0; pending = 0; };
-    for (const text of snapshotEntryTexts(store)) {
-      chunks.push(`${count === 0 ? '' : ','}\n    ${text}`);
-      pending += text.length;
-      count++;
-      if (pending > 1 << 20) flush();
-      await checkpoint();
-    }
-    chunks.push('\n  ]\n}\n');
-    flush();
-    closeSync(fd);
-    renameSync(tmp, target);
-  } catch (e) {
-    try { closeSync(fd); } catch { /* closed already */ }
-    rmSync(tmp, { force: true });
-    throw e;
+  const chunks: string[] = [headerText(ledger)];
+  let pending = chunks[0].length;
+  const flush = () => { sink.write(chunks.join('')); chunks.length = 0; pending = 0; };
+  for (const text of snapshotEntryTexts(store)) {
+    chunks.push(`${count === 0 ? '' : ','}\n    ${text}`);
+    pending += text.length;
+    count++;
+    if (pending > 1 << 20) flush();
+    await checkpoint();
   }
-  return { path: target, entries: count, ledger: ledger.sequence_number };
+  chunks.push('\n  ]\n}\n');
+  flush();
+  return { entries: count, ledger: ledger.sequence_number };
 }
 
 /**

@@ -284,7 +284,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           reply.header('accept-post', 'application/json').code(500).header('content-type', TEXT_PLAIN).send('[-32700] invalid request value\n');
           return;
         }
-        answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts });
+        answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts, caller: request.headers });
         if (!(answer instanceof Promise)) {
           global.exit();
           sendAnswer(reply, answer);

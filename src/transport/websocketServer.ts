@@ -17,6 +17,7 @@ import type { Config } from '../config/config.ts';
 import { Abandonment } from '../rpc/callScope.ts';
 import type { ConnectionGuard } from './connectionGuard.ts';
 import { ErrorCode } from '../rpc/errors.ts';
+import type { CallerHeaders } from '../rpc/callerPolicy.ts';
 import { answerText, errorResponseText, type Answer, type Dispatcher } from '../rpc/jsonrpc.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { StreamConnection } from '../rpc/methods/types.ts';
@@ -102,12 +103,13 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       connections?.handOver(socket as Socket);
-      serve(ws);
+      serve(ws, { origin: req.headers.origin, host: req.headers.host });
     });
   };
   server.on('upgrade', onUpgrade);
 
-  function serve(ws: WebSocket): void {
+  /** `caller`: the Upgrade's Origin and Host, which every call on the connection is judged by. */
+  function serve(ws: WebSocket, caller: CallerHeaders): void {
     const sink = new WebSocketSink(ws);
     /** This connection's subscriptions, for one message: its subscriptions start once its answer is sent. */
     const streamFor = (answered: Promise<void>): StreamConnection => ({
@@ -154,7 +156,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
       };
       let answer: Answer | Promise<Answer>;
       try {
-        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream: streamFor(answered) });
+        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream: streamFor(answered), caller });
       } catch (err) {
         failed(err);
         return;

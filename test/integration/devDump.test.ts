@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Asset, Keypair, Networks, Operation, contract, hash, rpc, xdr } from '@stellar/stellar-sdk';
@@ -55,8 +55,10 @@ async function startFails(args: string[], dbPath?: string): Promise<string> {
 let failure = '';
 
 describe('lumen_dumpState and --load-state', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lumen-dump-'));
-  const dumpPath = join(dir, 'state', 'snapshot.json');
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'lumen-dump-')));
+  /** The node writes files only into its --state-dir, by plain name. */
+  const stateDir = join(dir, 'state');
+  const dumpPath = join(stateDir, 'snapshot.json');
   let a: NodeProcess;
   let b: NodeProcess | undefined;
   let s: rpc.Server;
@@ -70,7 +72,7 @@ describe('lumen_dumpState and --load-state', () => {
   let dumped: { path: string; entries: number; ledger: number };
 
   before(async () => {
-    a = await startContractNode(QUIET);
+    a = await startContractNode([...QUIET, '--state-dir', stateDir]);
     s = server(a.url);
     deployer = await fundedAccount(a.url);
     holder = await fundedAccount(a.url);
@@ -90,8 +92,8 @@ describe('lumen_dumpState and --load-state', () => {
   });
   after(async () => { await a?.stop(); await b?.stop(); });
 
-  it('writes the whole state to a file: every entry but TTLs, contract entries with their live-until, the latest ledger\'s values', async () => {
-    const r = await a.rpc('lumen_dumpState', { path: dumpPath });
+  it('writes the whole state to a file in --state-dir: every entry but TTLs, contract entries with their live-until, the latest ledger\'s values', async () => {
+    const r = await a.rpc('lumen_dumpState', { file: 'snapshot.json' });
     assert.ok(r.result, JSON.stringify(r.error));
     dumped = r.result;
     const latest = (await a.rpc('getLatestLedger')).result;
@@ -122,14 +124,14 @@ describe('lumen_dumpState and --load-state', () => {
     assert.ok(types.get('config_setting')! > 10);
   });
 
-  it('answers the same snapshot without a path; `lumen-rpc dev dump-state <path>` writes it too', async () => {
+  it('answers the same snapshot without a file; `lumen-rpc dev dump-state FILE` writes that answer on the caller\'s side', async () => {
     const r = await a.rpc('lumen_dumpState', {});
     assert.deepEqual(r.result, JSON.parse(readFileSync(dumpPath, 'utf8')));
     const cliPath = join(dir, 'cli.json');
     const cli = spawnSync(process.execPath, ['bin/lumen-rpc.js', 'dev', 'dump-state', cliPath, '--rpc-url', a.url], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
-    assert.deepEqual(JSON.parse(cli.stdout), { ...dumped, path: cliPath });
-    assert.equal(readFileSync(cliPath, 'utf8'), readFileSync(dumpPath, 'utf8'));
+    assert.equal(cli.stdout, '');
+    assert.deepEqual(JSON.parse(readFileSync(cliPath, 'utf8')), JSON.parse(readFileSync(dumpPath, 'utf8')));
   });
 
   it('a fresh node started from the snapshot answers getLedgerEntries identically for every key', async () => {
@@ -203,25 +205,28 @@ describe('lumen_dumpState and --load-state', () => {
   });
 
   it('refuses bad params clearly and keeps serving', async () => {
-    const bad = await a.rpc('lumen_dumpState', { path: 5 });
+    const bad = await a.rpc('lumen_dumpState', { file: 5 });
     assert.equal(bad.error?.code, -32602);
-    const folder = await a.rpc('lumen_dumpState', { path: dir });
-    assert.equal(folder.error?.code, -32602);
-    assert.match(JSON.stringify(folder.error), /is a folder: give a file path/);
-    const blocked = await a.rpc('lumen_dumpState', { path: join(dumpPath, 'below-a-file.json') });
-    assert.equal(blocked.error?.code, -32602);
-    assert.match(JSON.stringify(blocked.error), /cannot write/);
+    const path = await a.rpc('lumen_dumpState', { path: dumpPath });
+    assert.equal(path.error?.code, -32602, 'a path is no param of it any more');
+    assert.match(JSON.stringify(path.error), /path/);
+    const again = await a.rpc('lumen_dumpState', { file: 'snapshot.json' });
+    assert.equal(again.error?.code, -32602);
+    assert.match(JSON.stringify(again.error), /exists in the state folder: give overwrite: true/);
+    const lone = await a.rpc('lumen_dumpState', { overwrite: true });
+    assert.equal(lone.error?.code, -32602);
     assert.ok((await a.rpc('getLatestLedger')).result.sequence >= dumped.ledger);
   });
 
-  it('an answer over the budget is refused with a pointer to `path`', async () => {
-    const small = await startNodeProcess({ args: ['--log-level', 'warn', '--max-response-body-bytes', '4000', ...QUIET] });
+  it('an answer over the budget is refused with a pointer to --state-dir and `file`', async () => {
+    const small = await startNodeProcess({ args: ['--log-level', 'warn', '--max-response-body-bytes', '4000', '--state-dir', join(dir, 'small'), ...QUIET] });
     try {
       const r = await small.rpc('lumen_dumpState', {});
       assert.equal(r.error?.code, -32005);
-      assert.match(r.error.data, /give `path` to write it to a file/);
-      const toFile = await small.rpc('lumen_dumpState', { path: join(dir, 'small.json') });
-      assert.ok(toFile.result.entries > 0);
+      assert.match(r.error.data, /start the node with --state-dir and give `file`/);
+      const toFile = await small.rpc('lumen_dumpState', { file: 'small.json' });
+      assert.ok(toFile.result.entries > 0, JSON.stringify(toFile));
+      assert.equal(toFile.result.path, join(dir, 'small', 'small.json'));
     } finally {
       await small.stop();
     }

@@ -9,6 +9,7 @@ import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
 import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
 import type { ForkedState } from '../../fork/forkedState.ts';
+import type { StateDir } from '../../standalone/stateDir.ts';
 import type { TransactionSubmitter } from '../../submit/transactionSubmitter.ts';
 
 /** What simulateTransaction runs on: the native host (src/host/simulator.ts's Simulator). */
@@ -48,6 +49,8 @@ export interface MethodContext {
   dev?: StandaloneNetwork;
   /** A fork (--fork-url): entries not held locally are fetched from the forked network first. */
   fork?: ForkedState;
+  /** The one folder lumen_dumpState may write files into (--state-dir); absent: it only answers. */
+  stateDir?: StateDir;
 }
 
 /** What one call of a method gets besides its params: its limits. */
@@ -125,5 +128,10 @@ export interface Method {
    * reference's decoder does: for our own methods, where a misspelt param must not pass silently.
    */
   strictParams?: boolean;
+  /**
+   * Changes state outside the protocol (the developer methods): answered only to the callers the
+   * dispatcher's CallerPolicy admits, and refused before any work otherwise.
+   */
+  privileged?: boolean;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

@@ -5,6 +5,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
 import { EventStore } from './eventStore.ts';
 import { EntryHistory } from './entryHistory.ts';
+import { DatabaseLock, isFileDatabase } from './databaseLock.ts';
 import { ledgerEventsFromMeta } from '../../events/metaEvents.ts';
 import type {
   EventQuery, IngestBatch, LedgerRange, LedgerRow, RevertedEntry, StateSink, Store, StoredEntry, StoredEvent, StoredTransaction, TransactionRow,
@@ -27,10 +28,21 @@ export class SqliteStore implements Store {
   private latest: LedgerRow | undefined;
   private readonly eventStore: EventStore;
   private readonly history: EntryHistory;
+  /** This store is the database's one writer (databaseLock.ts); absent for in-memory databases. */
+  private readonly lock: DatabaseLock | undefined;
 
-  /** `options.entryHistory` false: no past-ledger reads (see EntryHistory). */
+  /**
+   * `options.entryHistory` false: no past-ledger reads (see EntryHistory). Throws DatabaseLockedError,
+   * before anything is written, when another store (of any process) has the database open.
+   */
   constructor(path: string, options: { entryHistory?: boolean } = {}) {
-    this.db = new DatabaseSync(path);
+    this.lock = isFileDatabase(path) ? DatabaseLock.acquire(path) : undefined;
+    try {
+      this.db = new DatabaseSync(path);
+    } catch (e) {
+      this.lock?.release();
+      throw e;
+    }
     // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
     // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
     this.db.exec('PRAGMA page_size = 16384');
@@ -372,7 +384,10 @@ export class SqliteStore implements Store {
 
   events(query: EventQuery): StoredEvent[] { return this.eventStore.events(query); }
 
-  close(): void { if (this.db.isOpen) this.db.close(); }
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+    this.lock?.release();
+  }
 }
 
 function ledgerFromRow(r: Row): LedgerRow {

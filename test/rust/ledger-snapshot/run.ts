@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   const dumpPath = join(dir, 'dump.json');
   const envOut = join(dir, 'env.json');
   const quiet = ['--ledger-close-interval', '600s'];
-  const node = await startContractNode(quiet);
+  // the node writes files only into its --state-dir, by plain name
+  const node = await startContractNode([...quiet, '--state-dir', dir]);
   let counterId: string;
   let storageId: string;
   try {
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
       }),
       Operation.changeTrust({ asset: new LiquidityPoolAsset(Asset.native(), assets.USD, 30) }),
     ]);
-    const dumped = await node.rpc('lumen_dumpState', { path: dumpPath });
+    const dumped = await node.rpc('lumen_dumpState', { file: 'dump.json' });
     assert.ok(dumped.result, JSON.stringify(dumped.error));
     process.stderr.write(`dumped ${dumped.result.entries} entries at ledger ${dumped.result.ledger} to ${dumpPath}\n`);
   } finally {

@@ -1,12 +1,16 @@
 // lumen_dumpState: the whole live state and the latest ledger's values as a JSON ledger snapshot, the
-// file soroban-sdk tests (Env::from_ledger_snapshot_file) and --load-state read. With `path`, written
-// to that file on the node's machine (a state of any size); without, answered, when it fits the answer
-// budget. No ledger closes while it is read, so the snapshot is one ledger's end state. About 0.1 ms
-// an entry here: the method's time limit is the request's (25 s by default, some 200,000 entries).
+// file soroban-sdk tests (Env::from_ledger_snapshot_file) and --load-state read. Answered, when it fits
+// the answer budget (`lumen-rpc dev dump-state FILE` writes that answer on the caller's side); or,
+// for states of any size, written as `file` into the folder the node was started with (--state-dir):
+// a plain name, never a path, so no request chooses where on the node's machine bytes go
+// (standalone/stateDir.ts). No ledger closes while it is read, so the snapshot is one ledger's end
+// state. About 0.1 ms an entry here: the method's time limit is the request's (25 s by default, some
+// 200,000 entries).
 import { RpcError } from '../../errors.ts';
 import { RESPONSE_TOO_LARGE_CODE } from '../../answerBudget.ts';
 import { ledgerSequence, object, uint32 } from '../shared/schemas.ts';
-import { snapshotObject, SnapshotError, writeSnapshotFile } from '../../../standalone/ledgerSnapshot.ts';
+import { snapshotObject, SnapshotError, writeSnapshot } from '../../../standalone/ledgerSnapshot.ts';
+import { StateFileError } from '../../../standalone/stateDir.ts';
 import { devNetwork, devRefused, type DevMethod } from './types.ts';
 
 const snapshotSchema = {
@@ -22,14 +26,18 @@ const snapshotSchema = {
 
 export const dumpState: DevMethod = {
   name: 'lumen_dumpState',
-  cli: { command: 'dump-state', args: ['path'] },
+  // the CLI's FILE is the caller's own file: it takes the answer and writes it there
+  cli: { command: 'dump-state', args: [], answerTo: 'file' },
   paramsSchema: {
     type: 'object',
-    properties: { path: { type: 'string', minLength: 1, description: 'a file on the node\'s machine (relative: to the node\'s working folder)' } },
+    properties: {
+      file: { type: 'string', minLength: 1, description: 'a plain file name (no folders) in the node\'s --state-dir, written instead of answering' },
+      overwrite: { type: 'boolean', description: 'with `file`: replace an existing file of that name (default false: refused)' },
+    },
     additionalProperties: false,
   },
   doc: {
-    summary: 'Dump the whole state as a JSON ledger snapshot (to a file, or as the answer)',
+    summary: 'Dump the whole state as a JSON ledger snapshot (as the answer, or to a file in --state-dir)',
     result: {
       name: 'dumpStateResult',
       schema: {
@@ -42,23 +50,35 @@ export const dumpState: DevMethod = {
   },
   async handler(params, ctx, call) {
     const network = devNetwork(ctx);
-    const path = params.path as string | undefined;
+    const file = params.file as string | undefined;
+    const stateDir = ctx.stateDir;
+    if (file === undefined && params.overwrite !== undefined) throw devRefused('overwrite goes with file');
+    if (file !== undefined && stateDir === undefined) {
+      throw devRefused('this node writes no files for requests: it was started without --state-dir; '
+        + 'call lumen_dumpState without `file` for the snapshot as the answer (lumen-rpc dev dump-state FILE writes it on your side)');
+    }
     // no close while the state is read; requests are served meanwhile (the call's time slices)
     return network.exclusive(async () => {
       const checkpoint = () => call.checkpoint();
       try {
-        if (path !== undefined) return await writeSnapshotFile(ctx.store, network.networkId, path, checkpoint);
+        if (file !== undefined && stateDir !== undefined) {
+          let written = { entries: 0, ledger: 0 };
+          const path = await stateDir.write(file, params.overwrite === true, async (sink) => {
+            written = await writeSnapshot(ctx.store, network.networkId, sink, checkpoint);
+          });
+          return { path, ...written };
+        }
         const limit = call.budget.limit - call.budget.used;
         const answer = await snapshotObject(ctx.store, network.networkId, limit, checkpoint);
         if ('over' in answer) {
           throw new RpcError(RESPONSE_TOO_LARGE_CODE, 'response size limit exceeded',
             `the state is over ${answer.bytes} bytes as JSON, more than this answer's ${call.budget.limit}-byte budget `
-            + '(max-response-body-bytes): give `path` to write it to a file on the node\'s machine');
+            + '(max-response-body-bytes): start the node with --state-dir and give `file` to write it there');
         }
         return answer.snapshot;
       } catch (e) {
-        if (e instanceof SnapshotError) throw devRefused(e.message);
-        if ((e as NodeJS.ErrnoException).code && path !== undefined) throw devRefused(`cannot write ${path}: ${(e as Error).message}`);
+        if (e instanceof SnapshotError || e instanceof StateFileError) throw devRefused(e.message);
+        if ((e as NodeJS.ErrnoException).code && file !== undefined) throw devRefused(`cannot write ${file}: ${(e as Error).message}`);
         throw e;
       }
     });

@@ -38,5 +38,6 @@ const methods: DevMethod[] = [
   dumpState,
 ];
 
-// our own API: a misspelt param is refused (-32602 naming the params each takes), not ignored
-export const devMethods: DevMethod[] = methods.map((m) => ({ ...m, strictParams: true }));
+// our own API: a misspelt param is refused (-32602 naming the params each takes), not ignored; and
+// each changes the network outside the protocol, so only the callers rpc/callerPolicy.ts admits reach it
+export const devMethods: DevMethod[] = methods.map((m) => ({ ...m, strictParams: true, privileged: true }));

@@ -9,6 +9,11 @@ export interface DevCommand {
   command: string;
   /** Param names filled by the positional arguments, in order (a value that parses as JSON is taken as JSON). */
   args: string[];
+  /**
+   * A last positional argument naming a file on the caller's machine that gets the answer (as JSON),
+   * instead of stdout: the node never takes a path from a request; its caller writes its own files.
+   */
+  answerTo?: string;
 }
 
 export interface DevMethod extends Method {

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The project's test command (npm test): type check, unit and integration tests (node:test), then the
 # ledger snapshot check in Rust (test/rust/ledger-snapshot/run.ts), then the Python SDK tests (pytest, in a
-# project-local virtualenv this script creates).
+# project-local virtualenv this script creates). Chromium, for the browser tests, is installed first
+# when missing (Debian's package: scripts/install-system-packages.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== system packages"
+bash scripts/install-system-packages.sh
 echo "== type check"
 tsc --noEmit
 echo "== build"

@@ -14,6 +14,9 @@
 // "404 page not found" as the reference's router does, unless `registerRoutes` mounts them.
 // OPTIONS on any path is a CORS preflight: 204 with Allow-Origin (echo), Allow-Methods and
 // Allow-Headers (the requested ones echoed, so X-Client-Name / X-Client-Version / Content-Type pass).
+// A preflight carries no body, so it cannot tell a developer method from a reference one: it is
+// answered for every origin, and the request's Origin and Host go to the dispatcher, whose
+// CallerPolicy refuses a developer method from a page it does not trust (rpc/callerPolicy.ts).
 //
 // Beyond the reference (one event loop serves everyone here, where Go gives each request a
 // goroutine): a body nested deeper than Go's decoder accepts is "not JSON"; numeric ids are echoed

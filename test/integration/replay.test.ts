@@ -17,7 +17,7 @@ import { supportedOperationTypes } from '../../src/ledger/ops/index.ts';
 import { operationTypeName } from '../../src/replay/resultNames.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const FIXTURES = join(ROOT, '../../test/fixtures/pubnet');
+const FIXTURES = join(ROOT, 'test/fixtures/pubnet');
 const TEN_LEDGERS = Array.from({ length: 10 }, (_, i) => join(FIXTURES, `ledgers/ledger-${63092982 + i}.xdr.gz`));
 const P24_BATCH = join(FIXTURES, 'datastore/FC62697B--60659332.xdr');
 const P21_BATCH = join(FIXTURES, 'datastore/FCD285FF--53312000.xdr.zstd');

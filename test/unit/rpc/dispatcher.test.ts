@@ -10,10 +10,14 @@ const probe = { calls: {}, aborted: [], blocked: [], logs: [] };
 const d = new Dispatcher({ methods: testMethods(probe), ctx: { config: defaultConfig } as unknown as MethodContext, maxBatchSize: 3 });
 
 describe('Dispatcher', () => {
-  it('answers synchronously when the handlers are synchronous', () => {
+  it('answers synchronously when the handlers are synchronous', async () => {
     const a = d.handle({ jsonrpc: '2.0', id: 1, method: 'echo', params: { a: 1 } });
     assert.equal(a, '{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
-    const b = d.handle([{ jsonrpc: '2.0', id: 1, method: 'noop' }, { jsonrpc: '2.0', method: 'noop' }]);
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'noop' }, { jsonrpc: '2.0', method: 'noop' }];
+    // A batch goes on in a later turn once its elements have taken a slice of a few ms; the first pass
+    // through these paths (lazy compilation) could take that on a loaded machine (failed once so).
+    await d.handle(batch);
+    const b = d.handle(batch);
     assert.equal(b, '[{"jsonrpc":"2.0","id":1,"result":null}]');
   });
 

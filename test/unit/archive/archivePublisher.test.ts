@@ -147,7 +147,7 @@ describe('HistoryArchivePublisher', () => {
       const result = await bootstrapState(b, HistoryArchive.open(server.url), undefined, undefined, { networkPassphrase: PASSPHRASE });
       assert.equal(result.checkpoint, 127);
       assert.deepEqual(dump(b), states.get(127));
-      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, ...[result.state.currentBuckets[0].curr, result.state.hotArchiveBuckets![0].curr].map((h) => `/${bucketPath(h)}`)]);
+      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, '/ledger/00/00/00/ledger-0000007f.xdr.gz', ...[result.state.currentBuckets[0].curr, result.state.hotArchiveBuckets![0].curr].map((h) => `/${bucketPath(h)}`)]);
       b.close();
     } finally {
       await server.close();

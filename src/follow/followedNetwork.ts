@@ -76,6 +76,7 @@ function archiveBootstrapper(store: Store, urls: string[], passphrase: string, l
               logger.info({ bucket: `${p.index + 1}/${p.buckets}`, list: p.list, entries: p.entries, bytes: p.bytes }, 'reading buckets');
             }
           }, { networkPassphrase: passphrase });
+          logger.info({ archive: archive.description, checkpoint }, 'history archive checkpoint verified (its headers, its bucket lists against its header, every bucket against its hash)');
           return { sequence: result.checkpoint, hash: result.header.hash };
         } catch (e) {
           if (signal.aborted) throw e;

@@ -18,7 +18,7 @@ import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import type { LedgerSource } from '../sources/ledgerSource.ts';
-import { decodeLedgerEntry, networkIdOf } from '../xdr/codec.ts';
+import { decodeLedgerEntry, networkIdOf, toHex } from '../xdr/codec.ts';
 import { ConfigSettingId } from '../xdr/ledgerKeys.ts';
 import { WINDOW_KEY, windowAverage } from '../ingest/stateSizeWindow.ts';
 import { checkpointLedgerSource } from './checkpointLedger.ts';
@@ -79,9 +79,12 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   logger.info({ archive: archive.description, checkpoint, forkLedger: n }, 'fork: bootstrapping the state from the history archive');
   const { header } = await bootstrapState(store, archive, checkpoint, undefined, { networkPassphrase: config.networkPassphrase })
     .catch((e: unknown) => {
-      const why = e instanceof ArchiveVerificationError ? 'fails verification' : 'cannot be read';
-      throw new ForkStartError(`--fork-archive ${url}: checkpoint ${checkpoint} ${why}: ${(e as Error).message}`);
+      // a verification error names the archive, the checkpoint and what does not match
+      if (e instanceof ArchiveVerificationError) throw new ForkStartError(`--fork-archive: the history archive fails verification: ${e.message}`);
+      throw new ForkStartError(`--fork-archive ${url}: checkpoint ${checkpoint} cannot be read: ${(e as Error).message}`);
     });
+  logger.info({ checkpoint, ledgerHash: toHex(header.hash), bucketListHash: toHex(header.header.bucketListHash) },
+    'fork: checkpoint verified (its headers, its bucket lists against its header, every bucket against its hash)');
 
   // the ledgers C + 1..N from the datastore (N itself when N = C), or without one ledger N made
   // from the archive's (verified) header; either goes through the follower's ingestion, which

@@ -13,10 +13,11 @@ import { HistoryArchive } from '../src/archive/historyArchive.ts';
 import { readLiveBucket } from '../src/archive/bucketReader.ts';
 import { bootstrapState } from '../src/archive/stateBootstrap.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
-import { encodeLedgerEntry, encodeLedgerKey, sha256 } from '../src/xdr/codec.ts';
+import { encodeLedgerEntry, encodeLedgerKey } from '../src/xdr/codec.ts';
 import { publishedBucketListHash } from '../src/archive/publishedBuckets.ts';
 import { ledgerKeyType } from '../src/xdr/ledgerKeys.ts';
 import type { LedgerRow, StoredEntry } from '../src/store/types.ts';
+import { chainedHeaders } from '../test/unit/archive/helpers.ts';
 import type { Row } from './report.ts';
 import { fmt, median } from './stats.ts';
 
@@ -53,22 +54,8 @@ function syntheticState(n: number): PublishSource {
  * published state (what the publisher checks, and the bootstrap verifies).
  */
 function chainedLedgers(bucketListHash: Uint8Array): Map<number, LedgerRow> {
-  const rows = new Map<number, LedgerRow>();
-  const zero = new Uint8Array(32);
-  let previous: Uint8Array = zero;
-  for (let seq = 1; seq <= CHECKPOINT; seq++) {
-    const header: xdr.LedgerHeaderWire = {
-      ledgerVersion: PROTOCOL, previousLedgerHash: previous,
-      scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
-      txSetResultHash: zero, bucketListHash: seq === CHECKPOINT ? bucketListHash : zero, ledgerSeq: seq,
-      totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
-      skipList: [zero, zero, zero, zero], ext: { v: 0 },
-    };
-    previous = sha256(xdr.LedgerHeader.schema.encode(header));
-    const entry = xdr.LedgerHeaderHistoryEntry.schema.encode({ hash: previous, header, ext: { v: 0 } });
-    rows.set(seq, { sequence: seq, protocolVersion: PROTOCOL, hash: previous, header: entry } as LedgerRow);
-  }
-  return rows;
+  return new Map(chainedHeaders(CHECKPOINT, bucketListHash, PROTOCOL).map((e) => [e.header.ledgerSeq,
+    { sequence: e.header.ledgerSeq, protocolVersion: PROTOCOL, hash: e.hash, header: xdr.LedgerHeaderHistoryEntry.schema.encode(e) } as LedgerRow]));
 }
 
 export async function runBootstrapBench(opts: { entries: number; rounds: number }, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {

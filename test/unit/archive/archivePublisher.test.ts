@@ -16,7 +16,7 @@ import { encodeLedgerEntry, encodeLedgerKey, sha256, toHex, type LedgerEntry } f
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
 import type { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { FIXTURE_ARCHIVE, PUBNET_ROOT, account, contractCode, contractData, serveFolder, tmpDir, tmpStore, ttl } from './helpers.ts';
+import { FIXTURE_ARCHIVE, PUBNET_ROOT, account, contractCode, contractData, plainHeader, serveFolder, tmpDir, tmpStore, ttl } from './helpers.ts';
 
 const PASSPHRASE = 'Standalone Network ; February 2017';
 const PROTOCOL = 23;
@@ -31,13 +31,8 @@ function batch(store: SqliteStore, seq: number, writes: Array<LedgerEntry | { de
     ? { key: encodeLedgerKey(ledgerKeyOf(w.deleted.data)), entry: null, lastModified: seq }
     : { key: encodeLedgerKey(ledgerKeyOf(w.data)), entry: encodeLedgerEntry(w), lastModified: w.lastModifiedLedgerSeq });
   const zero = new Uint8Array(32);
-  const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: protocol, previousLedgerHash: store.ledger(seq - 1)?.hash ?? zero,
-    scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
-    txSetResultHash: zero, ledgerSeq: seq, totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n,
-    bucketListHash: isCheckpointLedger(seq) ? publishedBucketListHash(stateWithWrites(store, entryWrites), protocol) : zero,
-    baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100, skipList: [zero, zero, zero, zero], ext: { v: 0 },
-  };
+  const bucketListHash = isCheckpointLedger(seq) ? publishedBucketListHash(stateWithWrites(store, entryWrites), protocol) : zero;
+  const header = plainHeader(seq, store.ledger(seq - 1)?.hash ?? zero, bucketListHash, protocol);
   const hash = sha256(xdr.LedgerHeader.schema.encode(header));
   return {
     ledger: {

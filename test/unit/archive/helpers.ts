@@ -117,24 +117,35 @@ export function writeHas(root: string, has: HistoryArchiveState): void {
  * `bucketListHash` (the others a zero hash). Returns the entries.
  */
 export function writeLedgerFile(root: string, checkpoint: number, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderHistoryEntryWire[] {
-  const zero = new Uint8Array(32);
-  const entries: xdr.LedgerHeaderHistoryEntryWire[] = [];
-  let previous: Uint8Array = zero;
-  for (let seq = firstLedgerOfCheckpoint(checkpoint); seq <= checkpoint; seq++) {
-    const header: xdr.LedgerHeaderWire = {
-      ledgerVersion: protocol, previousLedgerHash: previous,
-      scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
-      txSetResultHash: zero, bucketListHash: seq === checkpoint ? bucketListHash : zero, ledgerSeq: seq,
-      totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
-      skipList: [zero, zero, zero, zero], ext: { v: 0 },
-    };
-    previous = sha256(xdr.LedgerHeader.schema.encode(header));
-    entries.push({ hash: previous, header, ext: { v: 0 } });
-  }
+  const entries = chainedHeaders(checkpoint, bucketListHash, protocol);
   const path = join(root, checkpointFilePath('ledger', checkpoint));
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, gzipSync(Buffer.concat(entries.map((e) => frameRecord(xdr.LedgerHeaderHistoryEntry.schema.encode(e))))));
   return entries;
+}
+
+/** The header entries of a checkpoint's ledgers, chained from a zero hash; the checkpoint's carries `bucketListHash`. */
+export function chainedHeaders(checkpoint: number, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderHistoryEntryWire[] {
+  const entries: xdr.LedgerHeaderHistoryEntryWire[] = [];
+  let previous: Uint8Array = new Uint8Array(32);
+  for (let seq = firstLedgerOfCheckpoint(checkpoint); seq <= checkpoint; seq++) {
+    const header = plainHeader(seq, previous, seq === checkpoint ? bucketListHash : new Uint8Array(32), protocol);
+    previous = sha256(xdr.LedgerHeader.schema.encode(header));
+    entries.push({ hash: previous, header, ext: { v: 0 } });
+  }
+  return entries;
+}
+
+/** A ledger header that is only its place in a chain and its bucketListHash; the rest is fixed. */
+export function plainHeader(seq: number, previousLedgerHash: Uint8Array, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderWire {
+  const zero = new Uint8Array(32);
+  return {
+    ledgerVersion: protocol, previousLedgerHash,
+    scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
+    txSetResultHash: zero, bucketListHash, ledgerSeq: seq,
+    totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
+    skipList: [zero, zero, zero, zero], ext: { v: 0 },
+  };
 }
 
 // ---- entries --------------------------------------------------------------------------------

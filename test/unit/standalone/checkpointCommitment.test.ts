@@ -10,7 +10,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { Clock } from '../../../src/standalone/clock.ts';
 import type { LedgerUpgradeStep } from '../../../src/ledger/closeLedger.ts';
 import { sha256, toHex, type LedgerEntry } from '../../../src/xdr/codec.ts';
-import { ConfigSettingId, configSettingKey, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
+import { ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
 import { WINDOW_KEY } from '../../../src/ingest/stateSizeWindow.ts';
 import { nativeAvailable } from '../../../src/host/native.ts';
 import { HistoryArchivePublisher } from '../../../src/archive/archivePublisher.ts';
@@ -18,7 +18,7 @@ import { HistoryArchive } from '../../../src/archive/historyArchive.ts';
 import { bootstrapState } from '../../../src/archive/stateBootstrap.ts';
 import { stateHashes } from '../../../src/archive/bucketListHash.ts';
 import { defaultConfig } from '../../../src/config/config.ts';
-import { standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
+import { editArchivalSettings, standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
 import { tmpDir, tmpStore } from '../archive/helpers.ts';
 
 class FixedClock implements Clock {
@@ -35,10 +35,7 @@ const contract = { type: 1 as const, contractId: new Uint8Array(32).fill(9) };
 const setup: LedgerUpgradeStep = {
   upgrade: { type: 3, newMaxTxSetSize: 10000 },
   apply(ltx) {
-    const archival = ltx.load(configSettingKey(ConfigSettingId.STATE_ARCHIVAL));
-    if (!archival || archival.data.type !== 8 || archival.data.configSetting.configSettingID !== ConfigSettingId.STATE_ARCHIVAL) throw new Error('no archival settings');
-    archival.data.configSetting.stateArchivalSettings.liveSorobanStateSizeWindowSamplePeriod = 1;
-    ltx.update(archival);
+    editArchivalSettings(ltx, (settings) => { settings.liveSorobanStateSizeWindowSamplePeriod = 1; });
     [61, 62, 125, 126].forEach((liveUntil, i) => {
       for (const durability of [0, 1] as const) {
         const entry: LedgerEntry = {

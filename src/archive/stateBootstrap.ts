@@ -21,9 +21,8 @@
 //             live state; a marker never removes anything from the live state.
 // Stored archived entries therefore have no TTL entry.
 import type { StateSink, StoreWriter } from '../store/types.ts';
-import { encodeLedgerKey, type LedgerEntry } from '../xdr/codec.ts';
+import { encodeLedgerKey, type LedgerEntry, type LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import { isPersistentKey, ledgerKeyOf, ttlKeyFor } from '../xdr/ledgerKeys.ts';
-import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import { readHotArchiveBucket, readLiveBucket, BucketFormatError } from './bucketReader.ts';
 import type { HistoryArchive } from './historyArchive.ts';
 import { verifyCheckpoint } from './checkpointVerification.ts';

@@ -1,6 +1,7 @@
 // Ledger-state bootstrap speed: a history archive holding one bucket of N synthetic accounts (written
-// by our own publisher), read into a fresh SQLite store by bootstrapState, as a node following a
-// network does on its first start. Baseline in the same run: the same bucket streamed, gunzipped,
+// by our own publisher), read into a fresh SQLite store by bootstrapState (checkpoint verified
+// against its header, each bucket hashed as it streams), as a node following a network does on
+// its first start. Baseline in the same run: the same bucket streamed, gunzipped,
 // hash-checked and decoded without storing anything.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -13,12 +14,15 @@ import { readLiveBucket } from '../src/archive/bucketReader.ts';
 import { bootstrapState } from '../src/archive/stateBootstrap.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import { encodeLedgerEntry, encodeLedgerKey } from '../src/xdr/codec.ts';
+import { publishedBucketListHash } from '../src/archive/publishedBuckets.ts';
 import { ledgerKeyType } from '../src/xdr/ledgerKeys.ts';
 import type { LedgerRow, StoredEntry } from '../src/store/types.ts';
+import { chainedHeaders } from '../test/unit/archive/helpers.ts';
 import type { Row } from './report.ts';
 import { fmt, median } from './stats.ts';
 
 const CHECKPOINT = 63;
+const PROTOCOL = 28;
 
 /** N accounts as the store would hand them to the publisher, in key order. */
 function syntheticState(n: number): PublishSource {
@@ -37,12 +41,21 @@ function syntheticState(n: number): PublishSource {
     entries.push({ key: encodeLedgerKey({ type: 0, account: { accountId } }), entry: encodeLedgerEntry(entry), lastModified: entry.lastModifiedLedgerSeq });
   }
   entries.sort((a, b) => Buffer.compare(a.key, b.key));
-  const row = { sequence: CHECKPOINT, protocolVersion: 28 } as LedgerRow;
-  return {
+  const state = {
     allEntries: () => entries,
     entriesOfTypes: (first: number, last: number) => entries.filter((e) => ledgerKeyType(e.key) >= first && ledgerKeyType(e.key) <= last),
-    ledger: (seq: number) => (seq === CHECKPOINT ? row : undefined),
   };
+  const rows = chainedLedgers(publishedBucketListHash(state, PROTOCOL));
+  return { ...state, ledger: (seq: number) => rows.get(seq) };
+}
+
+/**
+ * Ledgers 1..CHECKPOINT, each header chained onto the one before; the checkpoint's commits to the
+ * published state (what the publisher checks, and the bootstrap verifies).
+ */
+function chainedLedgers(bucketListHash: Uint8Array): Map<number, LedgerRow> {
+  return new Map(chainedHeaders(CHECKPOINT, bucketListHash, PROTOCOL).map((e) => [e.header.ledgerSeq,
+    { sequence: e.header.ledgerSeq, protocolVersion: PROTOCOL, hash: e.hash, header: xdr.LedgerHeaderHistoryEntry.schema.encode(e) } as LedgerRow]));
 }
 
 export async function runBootstrapBench(opts: { entries: number; rounds: number }, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {

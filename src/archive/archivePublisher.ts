@@ -2,7 +2,7 @@
 // bootstrap its ledger state from it (see stateBootstrap.ts). At each checkpoint it writes:
 //   bucket/aa/bb/cc/bucket-<sha256>.xdr.gz   the whole current state as ONE bucket (level 0 curr),
 //                                            and the evicted entries as one hot archive bucket;
-//   ledger/xx/yy/zz/ledger-<hex>.xdr.gz      the checkpoint's ledger headers, when all are stored;
+//   ledger/xx/yy/zz/ledger-<hex>.xdr.gz      the checkpoint's ledger headers (all must be stored);
 //   history/xx/yy/zz/history-<hex>.json      the checkpoint's state (HAS);
 //   .well-known/stellar-history.json         the same state, LAST, so a reader never finds a root
 //                                            state whose files are not there yet.
@@ -10,21 +10,25 @@
 // does not keep transaction sets in the form core archives them.
 //
 // A single bucket instead of core's 11-level bucket list keeps publishing stateless; its price is
-// a full copy of the state per checkpoint, fine for a development network's small state.
+// a full copy of the state per checkpoint, fine for a development network's small state. The
+// buckets and their hashes are core's (publishedBuckets.ts), and a checkpoint is published only
+// when its bucket lists hash to the checkpoint header's bucketListHash, which the standalone
+// network put there when it closed the ledger (src/standalone/checkpointCommitment.ts): readers
+// check the archive as they check any other (checkpointVerification.ts).
 // Every file is written to a temporary name, synced and renamed, so a crash leaves no partial file
 // under a real name.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { xdr } from '@stellar/stellar-sdk';
 import { frameRecord } from '../io/recordMarked.ts';
-import { decodeLedgerKey, sha256, toHex } from '../xdr/codec.ts';
-import { EntryType, isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';
+import { toHex } from '../xdr/codec.ts';
 import type { StoreReader } from '../store/types.ts';
+import { stateHashes } from './bucketListHash.ts';
+import { bucketHash, publishedBucketLists, stateBucketRecords } from './publishedBuckets.ts';
 import {
-  HAS_VERSION_BEFORE_HOT_ARCHIVE, HAS_VERSION_WITH_HOT_ARCHIVE, ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath,
-  checkpointFilePath, checkpointStatePath, emptyBucketLevels, firstLedgerOfCheckpoint, isCheckpointLedger,
+  ROOT_STATE_PATH, ZERO_HASH, assertCheckpoint, bucketPath, checkpointFilePath, checkpointStatePath, firstLedgerOfCheckpoint, isCheckpointLedger,
   serializeHistoryArchiveState, type HistoryArchiveState,
 } from './historyArchiveState.ts';
 
@@ -40,21 +44,11 @@ export interface PublishedCheckpoint {
   checkpoint: number;
   bucketHash: string;
   entries: number;
-  /** Whether the ledger-header file was written (it needs every ledger of the checkpoint stored). */
-  ledgerFile: boolean;
 }
 
 /** What publishing reads from the store. */
 export type PublishSource = Pick<StoreReader, 'allEntries' | 'entriesOfTypes' | 'ledger'>;
 
-/** Protocols that write a METAENTRY first in every bucket (11), and that name the bucket list in it (23). */
-const FIRST_PROTOCOL_WITH_METAENTRY = 11;
-const FIRST_PROTOCOL_WITH_HOT_ARCHIVE = 23;
-const LIVE_BUCKET_LIST = 0;
-const HOT_ARCHIVE_BUCKET_LIST = 1;
-const LIVEENTRY = new Uint8Array([0, 0, 0, 0]);
-const HOT_ARCHIVE_ARCHIVED = new Uint8Array([0, 0, 0, 0]);
-const { CONTRACT_DATA, CONTRACT_CODE, TTL } = EntryType;
 /** Uncompressed bytes per gzip member: bounds memory whatever the state's size. */
 const GZIP_MEMBER_BYTES = 4 * 1024 * 1024;
 
@@ -74,70 +68,44 @@ export class HistoryArchivePublisher {
     return isCheckpointLedger(ledger) ? this.publish(store, ledger) : undefined;
   }
 
-  /** Publishes the store's current state as checkpoint `checkpoint` (which must be the store's state ledger). */
+  /**
+   * Publishes the store's current state as checkpoint `checkpoint` (which must be the store's state
+   * ledger). Refused, before the state files are written, when the checkpoint could not pass a
+   * reader's checks (checkpointVerification.ts): a ledger of the checkpoint is not stored (its
+   * ledger file needs every header), or the published bucket lists do not hash to the checkpoint
+   * header's bucketListHash (a checkpoint ledger the standalone network did not close itself, such
+   * as a genesis or a fork's first ledger).
+   */
   publish(store: PublishSource, checkpoint: number): PublishedCheckpoint {
     assertCheckpoint(checkpoint);
     const row = store.ledger(checkpoint);
     if (!row) throw new Error(`cannot publish checkpoint ${checkpoint}: the ledger is not stored`);
-
-    const { live: hash, hot, entries } = this.writeStateBuckets(store, row.protocolVersion);
-    const ledgerFile = this.writeLedgerHeaders(store, checkpoint);
-
+    const headers = this.checkpointHeaders(store, checkpoint);
+    const { live, hot, entries } = this.writeStateBuckets(store, row.protocolVersion);
     const has: HistoryArchiveState = {
-      version: row.protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE ? HAS_VERSION_WITH_HOT_ARCHIVE : HAS_VERSION_BEFORE_HOT_ARCHIVE,
       server: this.server,
       currentLedger: checkpoint,
       networkPassphrase: this.networkPassphrase,
-      currentBuckets: emptyBucketLevels(),
+      ...publishedBucketLists(live, hot, row.protocolVersion),
     };
-    has.currentBuckets[0].curr = hash;
-    if (has.version === HAS_VERSION_WITH_HOT_ARCHIVE) {
-      has.hotArchiveBuckets = emptyBucketLevels();
-      has.hotArchiveBuckets[0].curr = hot;
+    const committed = toHex(xdr.LedgerHeaderHistoryEntry.schema.decode(row.header).header.bucketListHash);
+    const published = stateHashes(has).bucketListHash;
+    if (published !== committed) {
+      throw new Error(`cannot publish checkpoint ${checkpoint}: its bucket lists hash to ${published}, but the ledger's header has bucketListHash ${committed}`);
     }
+    this.writeAtomically(checkpointFilePath('ledger', checkpoint), gzipSync(Buffer.concat(headers)));
     const json = new TextEncoder().encode(serializeHistoryArchiveState(has));
     this.writeAtomically(checkpointStatePath(checkpoint), json);
     this.writeAtomically(ROOT_STATE_PATH, json);
-    return { checkpoint, bucketHash: hash, entries, ledgerFile };
+    return { checkpoint, bucketHash: live, entries };
   }
 
-  /**
-   * The live bucket (every entry except the archived ones) and, from protocol 23, the hot archive
-   * bucket: the persistent contract entries stored without a TTL, which were evicted.
-   */
+  /** The live bucket and, from protocol 23, the hot archive bucket (publishedBuckets.ts), written. */
   private writeStateBuckets(store: PublishSource, protocolVersion: number): { live: string; hot: string; entries: number } {
-    const withHotArchive = protocolVersion >= FIRST_PROTOCOL_WITH_HOT_ARCHIVE;
-    const metaEntry = (bucketListType: number): Uint8Array[] => (protocolVersion >= FIRST_PROTOCOL_WITH_METAENTRY ? [xdr.BucketEntry.schema.encode({
-      type: -1,
-      metaEntry: { ledgerVersion: protocolVersion, ext: withHotArchive ? { v: 1, bucketListType } : { v: 0 } },
-    })] : []);
-    // TTL keys sort after every contract key, so which entries have one is known only after a first pass
-    const ttlHashes = new Set<string>();
-    if (withHotArchive) {
-      for (const e of store.entriesOfTypes(TTL, TTL)) ttlHashes.add(toHex(e.key.subarray(4, 36)));
-    }
-    const isArchived = (key: Uint8Array): boolean => {
-      const type = ledgerKeyType(key);
-      if (!withHotArchive || (type !== CONTRACT_CODE && type !== CONTRACT_DATA)) return false;
-      return isPersistentKey(decodeLedgerKey(key)) && !ttlHashes.has(toHex(sha256(key)));
-    };
-    // archived entries are set aside while the live bucket is written (they are few: evicted ones)
-    const archived: Uint8Array[] = [];
-    let entries = 0;
-    const live = this.writeBucket(function* () {
-      yield* metaEntry(LIVE_BUCKET_LIST);
-      for (const e of store.allEntries()) {
-        if (isArchived(e.key)) { archived.push(e.entry); continue; }
-        // A LIVEENTRY is its discriminant followed by the LedgerEntry XDR, which the store holds as is.
-        yield Buffer.concat([LIVEENTRY, e.entry]);
-        entries++;
-      }
-    }());
-    const hot = archived.length === 0 ? ZERO_HASH : this.writeBucket([
-      ...metaEntry(HOT_ARCHIVE_BUCKET_LIST),
-      ...archived.map((entry) => Buffer.concat([HOT_ARCHIVE_ARCHIVED, entry])),
-    ]);
-    return { live, hot, entries };
+    const records = stateBucketRecords(store, protocolVersion);
+    const live = this.writeBucket(records.live);
+    const hot = this.writeBucket(records.hot());
+    return { live, hot, entries: records.liveEntries() };
   }
 
   /**
@@ -149,9 +117,7 @@ export class HistoryArchivePublisher {
     mkdirSync(bucketRoot, { recursive: true });
     const tmp = join(bucketRoot, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     const fd = openSync(tmp, 'w');
-    let contentBytes = 0;
     try {
-      const digest = createHash('sha256');
       let pending: Uint8Array[] = [];
       let pendingBytes = 0;
       const flush = () => {
@@ -160,20 +126,16 @@ export class HistoryArchivePublisher {
         pending = [];
         pendingBytes = 0;
       };
-      for (const record of records) {
-        const framed = frameRecord(record);
-        digest.update(framed);
+      const hash = bucketHash(records, (framed) => {
         pending.push(framed);
         pendingBytes += framed.length;
-        contentBytes += framed.length;
         if (pendingBytes >= GZIP_MEMBER_BYTES) flush();
-      }
+      });
       flush();
       fsyncSync(fd);
       closeSync(fd);
       // Core names an empty bucket by the zero hash and stores no file for it.
-      if (contentBytes === 0) { rmSync(tmp, { force: true }); return ZERO_HASH; }
-      const hash = digest.digest('hex');
+      if (hash === ZERO_HASH) { rmSync(tmp, { force: true }); return ZERO_HASH; }
       const target = join(this.folder, bucketPath(hash));
       if (existsSync(target)) {
         rmSync(tmp, { force: true });   // the state did not change since a previous checkpoint
@@ -189,16 +151,18 @@ export class HistoryArchivePublisher {
     }
   }
 
-  /** The checkpoint's LedgerHeaderHistoryEntry records; skipped (false) when one of its ledgers is not stored. */
-  private writeLedgerHeaders(store: PublishSource, checkpoint: number): boolean {
+  /** The checkpoint's LedgerHeaderHistoryEntry records, framed; refused when one of its ledgers is not stored. */
+  private checkpointHeaders(store: PublishSource, checkpoint: number): Uint8Array[] {
     const records: Uint8Array[] = [];
     for (let seq = firstLedgerOfCheckpoint(checkpoint); seq <= checkpoint; seq++) {
       const row = store.ledger(seq);
-      if (!row) return false;
+      if (!row) {
+        throw new Error(`cannot publish checkpoint ${checkpoint}: ledger ${seq} is not stored, and the checkpoint's ledger file needs `
+          + `the headers of ledgers ${firstLedgerOfCheckpoint(checkpoint)}..${checkpoint} (a history retention window of at least 64 keeps them)`);
+      }
       records.push(frameRecord(row.header));
     }
-    this.writeAtomically(checkpointFilePath('ledger', checkpoint), gzipSync(Buffer.concat(records)));
-    return true;
+    return records;
   }
 
   private writeAtomically(path: string, bytes: Uint8Array): void {

@@ -21,6 +21,18 @@ export class HistoryArchiveError extends Error {
   }
 }
 
+/**
+ * The archive's content is not what it claims to be: a bucket that does not hash to its name, a
+ * bucket list that does not hash to the checkpoint header's bucketListHash, a header that does not
+ * hash to its hash. Unlike a missing or unreadable file, reading it again cannot help.
+ */
+export class ArchiveVerificationError extends HistoryArchiveError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArchiveVerificationError';
+  }
+}
+
 export class HistoryArchive {
   readonly description: string;
   private readonly store: ObjectStore;
@@ -56,15 +68,18 @@ export class HistoryArchive {
 
   /**
    * A bucket's uncompressed content as a stream of chunks, nothing for the zero hash. The sha256 of
-   * the content must equal the bucket's name; as that is only known at the end, the stream throws
-   * after its last chunk when it does not, so a consumer must not commit what it read before the
-   * stream has ended. A missing bucket, a file that is not gzip, or a truncated one throw too.
+   * the content must equal the bucket's name (stellar-core names a bucket by the hash of its
+   * uncompressed file); as that is only known at the end, the content is hashed as it streams and
+   * the stream throws an ArchiveVerificationError after its last chunk when it does not match, so a
+   * consumer must not commit what it read before the stream has ended. A missing bucket, a file
+   * that is not gzip, or a truncated one throw too. `what` names the bucket in errors (its place in
+   * a bucket list, say).
    */
-  async *bucket(hash: string): AsyncGenerator<Uint8Array> {
+  async *bucket(hash: string, what = `bucket ${hash}`): AsyncGenerator<Uint8Array> {
     if (isZeroHash(hash)) return;
     const path = bucketPath(hash);
     const compressed = await this.firstStream(withFlat(path));
-    if (!compressed) throw new HistoryArchiveError(`${this.description}: bucket ${hash} is missing (${path} not found)`);
+    if (!compressed) throw new HistoryArchiveError(`${this.description}: ${what} is missing (${path} not found)`);
     const digest = createHash('sha256');
     const content = pipeline(Readable.from(compressed), createGunzip(), () => { /* errors surface through the iteration */ });
     try {
@@ -74,11 +89,11 @@ export class HistoryArchive {
       }
     } catch (e) {
       if (e instanceof HistoryArchiveError) throw e;
-      throw new HistoryArchiveError(`${this.description}: bucket ${hash}: cannot read: ${(e as Error).message}`);
+      throw new HistoryArchiveError(`${this.description}: ${what}: cannot read: ${(e as Error).message}`);
     }
     const actual = digest.digest('hex');
     if (actual !== hash.toLowerCase()) {
-      throw new HistoryArchiveError(`${this.description}: bucket ${hash} is corrupt: its content hashes to ${actual}`);
+      throw new ArchiveVerificationError(`${this.description}: ${what} is corrupt: its content hashes to ${actual}, not to its name`);
     }
   }
 

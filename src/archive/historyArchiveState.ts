@@ -128,6 +128,12 @@ export function bucketsOldestFirst(levels: readonly BucketLevel[]): string[] {
   return out;
 }
 
+/** Where a bucket sits in a bucket list, for messages: "level 2 snap" (its first place, newest first). */
+export function bucketSlot(levels: readonly BucketLevel[], hash: string): string {
+  const level = levels.findIndex((l) => l.curr === hash || l.snap === hash);
+  return level < 0 ? 'no level' : `level ${level} ${levels[level].curr === hash ? 'curr' : 'snap'}`;
+}
+
 // ---- parsing --------------------------------------------------------------------------------
 
 /** Parses and validates a HAS; `source` names the file in error messages. */

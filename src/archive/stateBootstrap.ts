@@ -6,6 +6,10 @@
 // tens of millions of entries). The whole fill is one replaceState: a corrupt or missing bucket,
 // detected at any point, leaves the store's previous state.
 //
+// Nothing of the archive is taken on trust. Before the store is touched, the checkpoint's bucket
+// lists are checked against its ledger header (checkpointVerification.ts); each bucket's content
+// is checked against its name as it streams, so a bucket that fails fails the whole fill.
+//
 // The hot archive (protocol 23 on) holds persistent contract entries evicted from the live state.
 // They are stored too, so getLedgerEntries and simulation can find them and ask for a restore, but
 // they never override the live state. Whether a key is live is read from its TTL entry, not from
@@ -17,11 +21,12 @@
 //             live state; a marker never removes anything from the live state.
 // Stored archived entries therefore have no TTL entry.
 import type { StateSink, StoreWriter } from '../store/types.ts';
-import { encodeLedgerKey, type LedgerEntry } from '../xdr/codec.ts';
+import { encodeLedgerKey, type LedgerEntry, type LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import { isPersistentKey, ledgerKeyOf, ttlKeyFor } from '../xdr/ledgerKeys.ts';
 import { readHotArchiveBucket, readLiveBucket, BucketFormatError } from './bucketReader.ts';
 import type { HistoryArchive } from './historyArchive.ts';
-import { assertCheckpoint, bucketsOldestFirst, type HistoryArchiveState } from './historyArchiveState.ts';
+import { verifyCheckpoint } from './checkpointVerification.ts';
+import { assertCheckpoint, bucketSlot, bucketsOldestFirst, type BucketLevel, type HistoryArchiveState } from './historyArchiveState.ts';
 
 export interface BootstrapProgress {
   list: 'live' | 'hotArchive';
@@ -45,6 +50,8 @@ export interface BootstrapOptions {
 export interface BootstrapResult {
   checkpoint: number;
   state: HistoryArchiveState;
+  /** The checkpoint ledger's header entry, verified to commit to the state that was filled in. */
+  header: LedgerHeaderHistoryEntry;
   /** Records applied (all kinds, meta excluded) and uncompressed bytes read, over all buckets. */
   entries: number;
   bytes: number;
@@ -69,6 +76,7 @@ export async function bootstrapState(
   if (wanted !== undefined && state.networkPassphrase !== undefined && state.networkPassphrase !== wanted) {
     throw new Error(`${archive.description} is an archive of "${state.networkPassphrase}", not of "${wanted}"`);
   }
+  const { header } = await verifyCheckpoint(archive, state);
 
   const every = options.progressEvery ?? 65536;
   const totals = { entries: 0, bytes: 0 };
@@ -76,7 +84,7 @@ export async function bootstrapState(
     const live = bucketsOldestFirst(state.currentBuckets);
     for (const [index, hash] of live.entries()) {
       const p = progressOf('live', hash, index, live.length);
-      for await (const r of readLiveBucket(counted(archive.bucket(hash), p), `bucket ${hash}`)) {
+      for await (const r of readLiveBucket(counted(archive.bucket(hash, named('live', state.currentBuckets, hash)), p), `bucket ${hash}`)) {
         if (r.kind === 'meta') continue;
         if (r.kind === 'dead') sink.remove(r.keyXdr);
         else sink.put(encodeLedgerKey(ledgerKeyOf(r.entry.data)), r.entryXdr, r.entry.lastModifiedLedgerSeq);
@@ -88,7 +96,7 @@ export async function bootstrapState(
     for (const [index, hash] of hot.entries()) {
       const p = progressOf('hotArchive', hash, index, hot.length);
       const what = `hot-archive bucket ${hash}`;
-      for await (const r of readHotArchiveBucket(counted(archive.bucket(hash), p), what)) {
+      for await (const r of readHotArchiveBucket(counted(archive.bucket(hash, named('hot-archive', state.hotArchiveBuckets!, hash)), p), what)) {
         if (r.kind === 'meta') continue;
         if (r.kind === 'archived') putArchived(sink, r.entry, r.entryXdr, what);
         else if (!sink.has(encodeLedgerKey(ttlKeyFor(r.key)))) sink.remove(r.keyXdr);
@@ -97,7 +105,7 @@ export async function bootstrapState(
       finish(p);
     }
   });
-  return { checkpoint: state.currentLedger, state, ...totals };
+  return { checkpoint: state.currentLedger, state, header, ...totals };
 
   function progressOf(list: BootstrapProgress['list'], bucket: string, index: number, buckets: number): BootstrapProgress {
     const p: BootstrapProgress = { list, bucket, index, buckets, bytes: 0, entries: 0, done: false };
@@ -123,6 +131,9 @@ function putArchived(sink: StateSink, entry: LedgerEntry, entryXdr: Uint8Array, 
   if (sink.has(encodeLedgerKey(ttlKeyFor(key)))) return;
   sink.put(encodeLedgerKey(key), entryXdr, entry.lastModifiedLedgerSeq);
 }
+
+/** A bucket as errors name it: its list, its place there, its hash. */
+const named = (list: string, levels: readonly BucketLevel[], hash: string): string => `the ${list} bucket list's ${bucketSlot(levels, hash)}, bucket ${hash},`;
 
 /** Passes chunks through, counting their bytes into the progress record. */
 async function* counted(chunks: AsyncIterable<Uint8Array>, p: BootstrapProgress): AsyncGenerator<Uint8Array> {

@@ -7,7 +7,7 @@ import type { LedgerSource } from '../sources/ledgerSource.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import { MetaStreamSource } from '../sources/metaStream/metaStreamSource.ts';
 import { CaptiveCoreSource } from '../sources/metaStream/captiveCore.ts';
-import { HistoryArchive } from '../archive/historyArchive.ts';
+import { ArchiveVerificationError, HistoryArchive } from '../archive/historyArchive.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
@@ -51,13 +51,17 @@ export function createFollowIngester(
 /**
  * Bootstraps from the first archive that answers, at its latest checkpoint no newer than the
  * source's tip (the ledgers after it must be there). An archive without a checkpoint yet (a new
- * network) is waited for, as the reference does.
+ * network) is waited for, as the reference does. An archive whose checkpoint fails verification
+ * (stateBootstrap.ts) is not asked again; when every archive has failed it, the bootstrap fails
+ * with the last one's error.
  */
 function archiveBootstrapper(store: Store, urls: string[], passphrase: string, logger: Logger): StateBootstrapper {
   return async (notAfter, signal) => {
     let attempt = 0;
+    const refused = new Set<string>();
     for (;;) {
       for (const url of urls) {
+        if (refused.has(url)) continue;
         const archive = HistoryArchive.open(url);
         try {
           const root = await archive.rootState();
@@ -72,9 +76,16 @@ function archiveBootstrapper(store: Store, urls: string[], passphrase: string, l
               logger.info({ bucket: `${p.index + 1}/${p.buckets}`, list: p.list, entries: p.entries, bytes: p.bytes }, 'reading buckets');
             }
           }, { networkPassphrase: passphrase });
-          return result.checkpoint;
+          logger.info({ archive: archive.description, checkpoint }, 'history archive checkpoint verified (its headers, its bucket lists against its header, every bucket against its hash)');
+          return { sequence: result.checkpoint, hash: result.header.hash };
         } catch (e) {
           if (signal.aborted) throw e;
+          if (e instanceof ArchiveVerificationError) {
+            logger.error({ archive: archive.description }, e.message);
+            refused.add(url);
+            if (refused.size === urls.length) throw e;
+            continue;
+          }
           if (attempt++ % 10 === 0) logger.warn({ err: (e as Error).message, archive: archive.description }, 'history archive not usable yet; retrying');
         }
       }

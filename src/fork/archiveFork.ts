@@ -12,12 +12,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { LedgerIngester } from '../ingest/ledgerIngester.ts';
-import { HistoryArchive } from '../archive/historyArchive.ts';
+import { ArchiveVerificationError, HistoryArchive } from '../archive/historyArchive.ts';
+import type { KnownLedger } from '../ingest/verifiedLedger.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import type { LedgerSource } from '../sources/ledgerSource.ts';
-import { decodeLedgerEntry, networkIdOf } from '../xdr/codec.ts';
+import { decodeLedgerEntry, networkIdOf, toHex } from '../xdr/codec.ts';
 import { ConfigSettingId } from '../xdr/ledgerKeys.ts';
 import { WINDOW_KEY, windowAverage } from '../ingest/stateSizeWindow.ts';
 import { checkpointLedgerSource } from './checkpointLedger.ts';
@@ -76,14 +77,20 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   store.setMetadata(FORK_ARCHIVE, url);
   store.setMetadata(FORK_LEDGER, String(n));
   logger.info({ archive: archive.description, checkpoint, forkLedger: n }, 'fork: bootstrapping the state from the history archive');
-  await bootstrapState(store, archive, checkpoint, undefined, { networkPassphrase: config.networkPassphrase })
-    .catch((e: unknown) => { throw new ForkStartError(`--fork-archive ${url}: checkpoint ${checkpoint} cannot be read: ${(e as Error).message}`); });
+  const { header } = await bootstrapState(store, archive, checkpoint, undefined, { networkPassphrase: config.networkPassphrase })
+    .catch((e: unknown) => {
+      // a verification error names the archive, the checkpoint and what does not match
+      if (e instanceof ArchiveVerificationError) throw new ForkStartError(`--fork-archive: the history archive fails verification: ${e.message}`);
+      throw new ForkStartError(`--fork-archive ${url}: checkpoint ${checkpoint} cannot be read: ${(e as Error).message}`);
+    });
+  logger.info({ checkpoint, ledgerHash: toHex(header.hash), bucketListHash: toHex(header.header.bucketListHash) },
+    'fork: checkpoint verified (its headers, its bucket lists against its header, every bucket against its hash)');
 
   // the ledgers C + 1..N from the datastore (N itself when N = C), or without one ledger N made
-  // from the archive's header; either goes through the follower's ingestion
-  const source = datastore ? endingAt(datastore, n) : await checkpointLedgerSource(archive, n, storedWindowAverage(store))
-    .catch((e: unknown) => { throw new ForkStartError(`--fork-archive ${url}: ledger ${n}'s header cannot be read: ${(e as Error).message}`); });
-  const failure = await ingestUpTo(writer, source, config, logger);
+  // from the archive's (verified) header; either goes through the follower's ingestion, which
+  // checks that they chain through that header
+  const source = datastore ? endingAt(datastore, n) : checkpointLedgerSource(archive.description, header, storedWindowAverage(store));
+  const failure = await ingestUpTo(writer, source, config, logger, { sequence: checkpoint, hash: header.hash });
   const latest = store.latestLedger()?.sequence;
   if (latest !== n) {
     throw new ForkStartError(`--fork-ledger ${n}: the ledgers ${datastore ? checkpoint + 1 : n}..${n} could not be applied from ${source.description}`
@@ -127,10 +134,13 @@ async function checkedDatastore(config: Config, n: number, checkpoint: number): 
   return datastore;
 }
 
-/** Runs the follower's ingester over `source` to its end (retention 1); returns why it failed, if it did. */
-async function ingestUpTo(writer: LedgerWriter, source: LedgerSource, config: Config, logger: Logger): Promise<string | undefined> {
+/**
+ * Runs the follower's ingester over `source` to its end (retention 1), the ledgers chained through
+ * the checkpoint the state came from; returns why it failed, if it did.
+ */
+async function ingestUpTo(writer: LedgerWriter, source: LedgerSource, config: Config, logger: Logger, stateCheckpoint: KnownLedger): Promise<string | undefined> {
   const ingester = new LedgerIngester({
-    writer, source, logger, networkId: networkIdOf(config.networkPassphrase), retentionWindow: 1, attempts: 2,
+    writer, source, logger, networkId: networkIdOf(config.networkPassphrase), retentionWindow: 1, attempts: 2, stateCheckpoint,
   });
   // its converter thread is unref'd (the server keeps a node alive): nothing else holds the process yet
   const keepAlive = setInterval(() => {}, 60_000);

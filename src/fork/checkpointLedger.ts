@@ -5,7 +5,6 @@
 // transaction set is the empty one chained on N - 1, so it does not hash to the header's txSetHash
 // unless N was empty. What N's transactions changed is in the checkpoint's state already.
 import { xdr } from '@stellar/stellar-sdk';
-import type { HistoryArchive } from '../archive/historyArchive.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
 import { emptyTxSet } from '../ledger/txSet.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
@@ -13,12 +12,15 @@ import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 /** The first protocol whose ledgers close with LedgerCloseMeta V2. */
 const FIRST_PROTOCOL_WITH_META_V2 = 23;
 
-/** Checkpoint ledger `checkpoint` from `archive`, as a source of that one ledger. */
-export async function checkpointLedgerSource(archive: HistoryArchive, checkpoint: number, liveSorobanStateSize: bigint): Promise<LedgerSource> {
-  const headers = await archive.ledgerHeaders(checkpoint);
-  const raw: RawLedger = { sequence: checkpoint, bytes: checkpointLedgerMeta(headers[headers.length - 1], liveSorobanStateSize) };
+/**
+ * The checkpoint ledger whose header entry `header` an archive gave (verified by the bootstrap,
+ * src/archive/checkpointVerification.ts), as a source of that one ledger.
+ */
+export function checkpointLedgerSource(archiveDescription: string, header: LedgerHeaderHistoryEntry, liveSorobanStateSize: bigint): LedgerSource {
+  const checkpoint = header.header.ledgerSeq;
+  const raw: RawLedger = { sequence: checkpoint, bytes: checkpointLedgerMeta(header, liveSorobanStateSize) };
   return {
-    description: `${archive.description} (ledger ${checkpoint}'s header)`,
+    description: `${archiveDescription} (ledger ${checkpoint}'s header)`,
     async *ledgers(from) { if (from <= raw.sequence) yield raw; },
     latest: async () => raw.sequence,
     earliest: async () => raw.sequence,

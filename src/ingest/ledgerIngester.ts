@@ -10,7 +10,8 @@
 import type { Logger } from 'pino';
 import type { IngestBatch, Store } from '../store/types.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
-import { CorruptLedgerError, verifiedLedgerBatch } from './verifiedLedger.ts';
+import { CorruptLedgerError, verifiedLedgerBatch, type KnownLedger } from './verifiedLedger.ts';
+import { toHex } from '../xdr/codec.ts';
 import { LedgerRowsWorker } from './ledgerRowsWorker.ts';
 import type { LedgerWriter } from './ledgerWriter.ts';
 
@@ -21,8 +22,14 @@ const GROUP_LEDGERS = 16;
 
 interface Converting { raw: RawLedger; batch: Promise<IngestBatch>; ready: boolean }
 
-/** Bootstraps the store's ledger state from a checkpoint no newer than `notAfter`; returns its ledger. */
-export type StateBootstrapper = (notAfter: number | undefined, signal: AbortSignal) => Promise<number>;
+/**
+ * Bootstraps the store's ledger state from a checkpoint no newer than `notAfter`; returns the
+ * checkpoint ledger, with its hash as the history archive's verified header gives it.
+ */
+export type StateBootstrapper = (notAfter: number | undefined, signal: AbortSignal) => Promise<KnownLedger>;
+
+/** Store metadata: the hash of the checkpoint ledger the state was bootstrapped from (hex). */
+export const STATE_LEDGER_HASH = 'stateLedgerHash';
 
 export interface LedgerIngesterOptions {
   /** Where ledgers are committed and announced (its store is the one followed from). */
@@ -33,6 +40,12 @@ export interface LedgerIngesterOptions {
   logger: Logger;
   /** Absent: no history archive; the state is only what the ingested ledgers changed. */
   bootstrapState?: StateBootstrapper;
+  /**
+   * The checkpoint the store's state was already bootstrapped from (an archive fork does it before
+   * ingesting): the ledgers stored must chain through it. Without it, the bootstrap's (recorded in
+   * the store's metadata) is used.
+   */
+  stateCheckpoint?: KnownLedger;
   observeIngestion?: (type: string, seconds: number) => void;
   /** Attempts at one ledger before ingestion gives up (1 s apart). */
   attempts?: number;
@@ -74,8 +87,11 @@ export class LedgerIngester {
     const signal = this.abort.signal;
     const tip = await this.retrying('reading the source\'s tip', () => this.o.source.latest());
     let stateLedger = Number(store.metadata('stateLedger') ?? 0);
+    let checkpoint = this.o.stateCheckpoint ?? recordedCheckpoint(store, stateLedger);
     if (!store.latestLedger() && this.o.bootstrapState && !stateLedger) {
-      stateLedger = await this.o.bootstrapState(tip, signal);
+      checkpoint = await this.o.bootstrapState(tip, signal);
+      stateLedger = checkpoint.sequence;
+      store.setMetadata(STATE_LEDGER_HASH, toHex(checkpoint.hash));
       logger.info({ checkpoint: stateLedger }, 'ledger state bootstrapped from the history archive');
     } else if (!this.o.bootstrapState && !stateLedger && !store.latestLedger()) {
       logger.warn('no history archive: the ledger state holds only what ingested ledgers changed');
@@ -89,7 +105,7 @@ export class LedgerIngester {
     while (!signal.aborted) {
       const latest = store.latestLedger();
       try {
-        await this.pipeline(latest ? latest.sequence + 1 : from, stateLedger, progress, () => { failures = 0; });
+        await this.pipeline(latest ? latest.sequence + 1 : from, stateLedger, checkpoint, progress, () => { failures = 0; });
         return; // a bounded source (a stream file) ended
       } catch (e) {
         if (signal.aborted) return;
@@ -106,7 +122,7 @@ export class LedgerIngester {
    * are ready together (a backfill) are stored in one transaction, up to GROUP_LEDGERS; at the tip
    * each ledger is stored as soon as it is converted.
    */
-  private async pipeline(from: number, stateLedger: number, progress: BackfillProgress, stored: () => void): Promise<void> {
+  private async pipeline(from: number, stateLedger: number, checkpoint: KnownLedger | undefined, progress: BackfillProgress, stored: () => void): Promise<void> {
     const stop = new AbortController();
     const signal = AbortSignal.any([this.abort.signal, stop.signal]);
     const ahead = new BoundedQueue<Converting>(CONVERT_AHEAD);
@@ -138,7 +154,7 @@ export class LedgerIngester {
               throw new Error(`${this.o.source.description} gave ledger ${c.raw.sequence} after the stored ledger ${previous.sequence}`);
             }
             const converted = await c.batch.catch((e: Error) => { throw new CorruptLedgerError(`ledger ${c.raw.sequence}: ${e.message}`); });
-            const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash);
+            const batch = verifiedLedgerBatch(c.raw, converted, previous?.hash, checkpoint);
             batches.push(batch);
             previous = batch.ledger;
           } catch (e) {
@@ -188,6 +204,12 @@ export class LedgerIngester {
     return from;
   }
 
+}
+
+/** The checkpoint a previous start bootstrapped the state from, when it recorded its hash. */
+function recordedCheckpoint(store: Store, stateLedger: number): KnownLedger | undefined {
+  const hash = store.metadata(STATE_LEDGER_HASH);
+  return stateLedger && hash ? { sequence: stateLedger, hash: Buffer.from(hash, 'hex') } : undefined;
 }
 
 /** Logs backfill progress (ledgers done, rate, time left) every few seconds until the start tip. */

@@ -43,6 +43,17 @@ export class LedgerWriter {
   }
 
   /**
+   * The entry writes that storing `ledger` next (write([ledger]) after the stored tip) would make:
+   * its own and the state-size window entry derived from it. Changes nothing: the standalone
+   * network reads the state a ledger leaves before storing it (src/standalone/checkpointCommitment.ts).
+   */
+  entryWritesOf(ledger: WindowLedger): IngestBatch['entryWrites'] {
+    const copy = { ...ledger, entryWrites: [...ledger.entryWrites] };
+    new StateSizeWindow((key) => this.store.entry(key)?.entry).apply(copy);
+    return copy.entryWrites;
+  }
+
+  /**
    * Takes the store back to the end of `ledger` (one store transaction; refused, changing nothing,
    * when the store cannot) and then tells the feed, so the revert is one commit point too. Returns
    * the entries put back (see Store.revertTo).

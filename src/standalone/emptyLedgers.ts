@@ -87,14 +87,18 @@ export class EmptyLedgerChain {
   get latestHash(): Buffer { return Buffer.from(this.chain.subarray(C.lastHash)); }
   get latestCloseTime(): bigint { return this.closeTime; }
 
-  /** Makes the next empty ledger, closing at `closeTime`. */
-  next(closeTime: bigint): void {
+  /**
+   * Makes the next empty ledger, closing at `closeTime`. Its bucketListHash is the state hash chain's
+   * (closeLedger.ts), or `bucketListHash` when given (a published checkpoint's, checkpointCommitment.ts);
+   * the next ledger chains onto whichever it is.
+   */
+  next(closeTime: bigint, bucketListHash?: Uint8Array): void {
     const seq = ++this.seq;
     const prevHash = this.chain.subarray(C.lastHash);
     this.txSet.set(prevHash, TXSET_PREV_HASH);
     const txSetHash = digest(this.txSet);
     this.stateInput.set(txSetHash, 32);
-    const bucketListHash = digest(this.stateInput);
+    bucketListHash ??= digest(this.stateInput);
     this.stateInput.set(bucketListHash, 0);
     const hdr = this.header;
     hdr.set(prevHash, H.prevHash);

@@ -16,6 +16,9 @@
 // announces them (streaming, metrics, ledger waiters) and requests are answered in between. When
 // the network publishes itself (--publish-datastore / --publish-history-archive), every ledger is
 // stored and announced, so the publisher gets each one: slower (a row, a trim and a file each).
+// When it publishes a history archive, a checkpoint ledger's header commits to the state it
+// leaves (src/standalone/checkpointCommitment.ts): the ledgers before it are stored first, so the
+// state is there to hash, and its header is made once its evictions are known.
 import type { LedgerHeader } from '../xdr/codec.ts';
 import { encodeLedgerKey } from '../xdr/codec.ts';
 import { isPersistentKey } from '../xdr/ledgerKeys.ts';
@@ -25,6 +28,8 @@ import type { SorobanStateIndex } from '../ledger/sorobanState.ts';
 import { evictedKeyList } from '../ledger/closeLedger.ts';
 import { averageAfterLedger, nextWindow, windowAverage } from '../ingest/stateSizeWindow.ts';
 import { ENTRY_SIZE, EmptyLedgerChain } from './emptyLedgers.ts';
+import { checkpointContaining, isCheckpointLedger } from '../archive/historyArchiveState.ts';
+import { checkpointBucketListHash } from './checkpointCommitment.ts';
 
 /** Ledgers written per store transaction (and feed announcement). */
 const GROUP_LEDGERS = 4096;
@@ -46,6 +51,8 @@ export interface FastForwardInput {
   };
   /** Store (and announce) every ledger, not only those the retention window keeps: a publisher is on. */
   keepEveryLedger?: boolean;
+  /** A checkpoint ledger's header carries the published state's bucketListHash (a history archive is published). */
+  commitCheckpoints?: boolean;
   /** Checked between groups: the network is stopping, give up. */
   stopped?: () => boolean;
 }
@@ -96,13 +103,16 @@ export async function fastForward(input: FastForwardInput, count: number, closeT
   };
 
   for (let seq = first; seq <= last; seq++) {
+    const commits = input.commitCheckpoints === true && isCheckpointLedger(seq);
     if (seq < firstStored) unmade++;
     else if (group.length === 0) {
       chain.skip(unmade, closeTimeStep);
       unmade = 0;
       prevHash = chain.latestHash;
       groupStart = seq;
-      entries = chain.nextMany(Math.min(GROUP_LEDGERS, last - seq + 1), closeTimeStep);
+      // a group stops before a committed checkpoint, whose header is made below, alone
+      const groupSize = Math.min(GROUP_LEDGERS, last - seq + 1, input.commitCheckpoints ? checkpointContaining(seq) - seq : Infinity);
+      if (!commits) entries = chain.nextMany(groupSize, closeTimeStep);
     }
     let size = average;
     let sampled = false;
@@ -130,6 +140,10 @@ export async function fastForward(input: FastForwardInput, count: number, closeT
       if (sampled || writes.length > 0) gap!.push({ ledger: { sequence: seq }, entryWrites: writes, liveSorobanStateSize: size });
     } else {
       const closeTime = prevClose + BigInt(seq - prevSeq) * closeTimeStep;
+      if (commits) {
+        chain.next(closeTime, checkpointBucketListHash(writer, { ledger: { sequence: seq }, entryWrites: writes, liveSorobanStateSize: size }, chain.protocolVersion));
+        entries = chain.headerEntryXdr();
+      }
       const at = (seq - groupStart) * ENTRY_SIZE;
       const header = entries.subarray(at, at + ENTRY_SIZE);
       const hash = header.subarray(0, 32);
@@ -141,7 +155,8 @@ export async function fastForward(input: FastForwardInput, count: number, closeT
         transactions: [], entryWrites: writes, feeSamples: [], liveSorobanStateSize: size, events: [],
       });
       prevHash = hash;
-      if (group.length >= GROUP_LEDGERS || seq === last) {
+      const groupEnds = input.commitCheckpoints === true && (commits || isCheckpointLedger(seq + 1));
+      if (group.length >= GROUP_LEDGERS || seq === last || groupEnds) {
         flush();
         await pause();
         if (input.stopped?.()) throw new Error('the network is stopping');

@@ -5,7 +5,7 @@
 import { xdr } from '@stellar/stellar-sdk';
 import type { Logger } from 'pino';
 import type { CloseMode, Config } from '../config/config.ts';
-import type { LedgerRow, Store } from '../store/types.ts';
+import type { IngestBatch, LedgerRow, Store } from '../store/types.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { SubmitterError, type SubmitResult, type TransactionSubmitter } from '../submit/transactionSubmitter.ts';
 import { bytesEqual, decodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
@@ -18,7 +18,9 @@ import { TransactionQueue, type QueueContents } from '../ledger/transactionQueue
 import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
 import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
-import { closeLedgerSteps, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
+import { closeLedgerSteps, type ClosedLedger, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
+import { isCheckpointLedger } from '../archive/historyArchiveState.ts';
+import { checkpointBucketListHash, commitToBucketList } from './checkpointCommitment.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
@@ -369,6 +371,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
           samplePeriod: soroban.config.stateSizeWindowSamplePeriod, window: soroban.config.stateSizeWindow,
         } : undefined,
         keepEveryLedger: Boolean(this.config.publishDatastore || this.config.publishHistoryArchive),
+        commitCheckpoints: Boolean(this.config.publishHistoryArchive),
         stopped: () => this.stopped,
       }, count, closeTimeStep);
       this.pinnedCloseTime = undefined;
@@ -451,15 +454,14 @@ export class StandaloneNetwork implements TransactionSubmitter {
       ? await this.missed.runFetching(run, () => this.stopped) : await run();
     if (!closed) return prev.header.ledgerSeq;
     const applyMs = work.busyMs;
-    const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
-    if (!encoded || !await work.checkpoint()) return prev.header.ledgerSeq;
-    // the addon converts a big ledger several times faster than the JS conversion, which reuses the
-    // parts just encoded and wins on small ones (no thread hop, no second parse)
-    const batch = encoded.bytes.length >= NATIVE_CONVERSION_BYTES && nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
-      bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
-      envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
-    }, this.networkId);
-    if (!await work.checkpoint()) return prev.header.ledgerSeq;
+    let batch = await this.batchOf(closed, work);
+    if (!batch) return prev.header.ledgerSeq;
+    if (this.config.publishHistoryArchive && isCheckpointLedger(seq)) {
+      // the header commits to the state as the archive will publish it, known once the ledger's writes are
+      commitToBucketList(closed, checkpointBucketListHash(this.writer, batch, closed.header.ledgerVersion));
+      batch = await this.batchOf(closed, work);
+      if (!batch) return prev.header.ledgerSeq;
+    }
     const storeStarted = performance.now();
     this.writer.write([batch]);
     this.pinnedCloseTime = undefined;
@@ -474,6 +476,19 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.observeIngestion('total', ingestMs / 1000);
     this.log.debug({ ledger: seq, transactions: frames.length, applyMs, ingestMs, storeMs }, 'closed ledger');
     return seq;
+  }
+
+  /** A closed ledger's meta, encoded and converted to the rows ingestion stores; undefined when the network stops meanwhile. */
+  private async batchOf(closed: ClosedLedger, work: SlicedWork): Promise<IngestBatch | undefined> {
+    const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
+    if (!encoded || !await work.checkpoint()) return undefined;
+    // the addon converts a big ledger several times faster than the JS conversion, which reuses the
+    // parts just encoded and wins on small ones (no thread hop, no second parse)
+    const batch = encoded.bytes.length >= NATIVE_CONVERSION_BYTES && nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
+      bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
+      envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
+    }, this.networkId);
+    return await work.checkpoint() ? batch : undefined;
   }
 
   private scheduleEagerClose(): void {

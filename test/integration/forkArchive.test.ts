@@ -5,9 +5,9 @@
 // ledger N, and takes transactions. Bad input stops the start with a clear error.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Operation, Asset, Keypair, Networks, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
@@ -15,6 +15,7 @@ import { startNodeProcess, startRefusal, type NodeProcess } from './support/node
 import { accountKey, call, entryXdr } from './support/forks.ts';
 import { accountEntry } from './support/sdk.ts';
 import { CHECKPOINT, latest, startA, waitFor } from './support/twoNodes.ts';
+import { ROOT_STATE_PATH, checkpointStatePath, parseHistoryArchiveState, serializeHistoryArchiveState } from '../../src/archive/historyArchiveState.ts';
 import { PASSPHRASE, fundedAccount, instanceKey, invoke, invokeOp, sendAndPoll, server, u32, uploadAndDeploy } from './support/contracts.ts';
 
 const ledgerAt = async (node: NodeProcess, seq: number) =>
@@ -77,6 +78,7 @@ describe('fork from a history archive (--fork-archive)', () => {
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from(next.headerXdr, 'base64')).header;
     assert.equal(Buffer.from(header.previousLedgerHash).toString('hex'), nOnA.hash);
     assert.match(b!.output(), /bootstrapping the state from the history archive/);
+    assert.match(b!.output(), /fork: checkpoint verified/, 'A\'s published checkpoint passes the checks');
   });
 
   it('takes transactions: a faucet account, a payment, the counter from its value at N', async () => {
@@ -141,6 +143,20 @@ describe('fork from a history archive (--fork-archive)', () => {
     }
   });
 
+  it('a copy of A\'s archive whose hot-archive bucket list does not match the checkpoint header stops the start', async () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'lumen-fork-archive-copy-')), 'archive');
+    cpSync(archive, copy, { recursive: true });
+    const has = parseHistoryArchiveState(readFileSync(join(copy, ROOT_STATE_PATH)));
+    assert.equal(has.version, 2, 'A publishes a hot archive');
+    // a bucket that exists, in a place the header does not commit to; the live list is untouched
+    has.hotArchiveBuckets![1].curr = has.currentBuckets[0].curr;
+    for (const path of [ROOT_STATE_PATH, checkpointStatePath(has.currentLedger)]) writeFileSync(join(copy, path), serializeHistoryArchiveState(has));
+    const c = has.currentLedger;
+    const out = await refused(['--fork-archive', copy, '--network-passphrase', PASSPHRASE]);
+    assert.match(out, new RegExp(`lumen-rpc: --fork-archive: the history archive fails verification: ${copy}: checkpoint ${c}: the live and hot-archive bucket lists `
+      + `hash to [0-9a-f]{64} \\(live [0-9a-f]{64}, hot archive [0-9a-f]{64}\\), but ledger ${c}'s header has bucketListHash [0-9a-f]{64}(?:\n|$)`));
+  });
+
   it('bad input stops the start with a clear error', async () => {
     const base = ['--network-passphrase', PASSPHRASE];
     assert.match(await refused(['--fork-archive', archive, '--fork-ledger', String(n), '--fork-url', a.url, ...base]), /--fork-archive and --fork-url/);
@@ -184,6 +200,7 @@ describe('fork from a real history archive alone (pubnet, --fork-ledger 100: che
     });
     // no datastore holds 64..100: the fork is the checkpoint's, and says so
     assert.match(c.output(), /--fork-ledger 100 is not a checkpoint ledger and there is no --datastore for ledgers 64\.\.100: the fork starts after checkpoint 63/);
+    assert.match(c.output(), /fork: checkpoint verified/);
     assert.equal((await call(c, 'getHealth')).oldestLedger, 63);
     const expected = lastHeaderEntry('ledger-0000003f.xdr.gz');
     assert.equal(expected.header.ledgerSeq, 63);
@@ -218,5 +235,38 @@ describe('fork from a real history archive alone (pubnet, --fork-ledger 100: che
     c = undefined;
     await assert.rejects(startNodeProcess({ dbPath, args: [...args, '--fork-ledger', '127'] }), /holds a fork of .* at ledger 63/);
     assert.match(await startRefusal({ args: [...args, '--fork-ledger', '191'] }), /has checkpoints up to ledger 127 only \(ledger 191 needs checkpoint 191\)/);
+  });
+
+  /** A writable copy of the fixture archive. */
+  const fixtureCopy = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'lumen-fork-pubnet-copy-'));
+    cpSync(fixture, dir, { recursive: true });
+    return dir;
+  };
+  const refusedFork = (dir: string) => startRefusal({
+    args: ['--log-level', 'warn', '--fork-archive', dir, '--fork-ledger', '63', '--network-passphrase', pubnet], readyTimeoutMs: 30_000,
+  });
+
+  it('a bucket whose content was changed (its name kept) stops the start, naming it', async () => {
+    const dir = fixtureCopy();
+    const bucket = join(dir, 'bucket-bff0722cb3e89655d3b71c3b517a3bc4b20456298e50073745342f28f6f68b7c.xdr.gz');
+    const content = gunzipSync(readFileSync(bucket));
+    // the root account's balance, one stroop more: valid records, other content
+    const record = xdr.BucketEntry.schema.decode(content.subarray(4, 100));
+    assert.ok(record.type === 0 && record.liveEntry.data.type === 0);
+    record.liveEntry.data.account.balance += 1n;
+    Buffer.from(xdr.BucketEntry.schema.encode(record)).copy(content, 4);
+    writeFileSync(bucket, gzipSync(content));
+    assert.match(await refusedFork(dir), new RegExp(`lumen-rpc: --fork-archive: the history archive fails verification: ${dir}: the live bucket list's level 2 snap, `
+      + 'bucket bff0722cb3e89655d3b71c3b517a3bc4b20456298e50073745342f28f6f68b7c, is corrupt: its content hashes to [0-9a-f]{64}, not to its name(?:\n|$)'));
+  });
+
+  it('a live bucket list that does not hash to the checkpoint header stops the start', async () => {
+    const dir = fixtureCopy();
+    const has = parseHistoryArchiveState(readFileSync(join(dir, 'history-0000003f.json')));
+    has.currentBuckets[2] = { ...has.currentBuckets[2], curr: has.currentBuckets[2].snap, snap: has.currentBuckets[2].curr };
+    writeFileSync(join(dir, 'history-0000003f.json'), serializeHistoryArchiveState(has));
+    assert.match(await refusedFork(dir), new RegExp(`lumen-rpc: --fork-archive: the history archive fails verification: ${dir}: checkpoint 63: the live bucket list hashes to [0-9a-f]{64}, `
+      + 'but ledger 63\'s header has bucketListHash 0c0e301aee8c9bce066bcb0098b2a3fa9a6bb4d762d3ee57bf15a44cfe5a950c(?:\n|$)'));
   });
 });

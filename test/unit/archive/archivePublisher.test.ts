@@ -8,38 +8,38 @@ import { xdr } from '@stellar/stellar-sdk';
 import { HistoryArchivePublisher } from '../../../src/archive/archivePublisher.ts';
 import { HistoryArchive } from '../../../src/archive/historyArchive.ts';
 import { bootstrapState } from '../../../src/archive/stateBootstrap.ts';
-import { ROOT_STATE_PATH, bucketPath, parseHistoryArchiveState, ZERO_HASH } from '../../../src/archive/historyArchiveState.ts';
+import { ROOT_STATE_PATH, bucketPath, isCheckpointLedger, parseHistoryArchiveState, ZERO_HASH } from '../../../src/archive/historyArchiveState.ts';
+import { publishedBucketListHash } from '../../../src/archive/publishedBuckets.ts';
+import { stateWithWrites } from '../../../src/store/stateWithWrites.ts';
 import { readHotArchiveBucket, readLiveBucket } from '../../../src/archive/bucketReader.ts';
-import { encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../../../src/xdr/codec.ts';
+import { encodeLedgerEntry, encodeLedgerKey, sha256, toHex, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
 import type { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
-import { FIXTURE_ARCHIVE, PUBNET_ROOT, account, contractCode, contractData, serveFolder, tmpDir, tmpStore, ttl } from './helpers.ts';
+import { FIXTURE_ARCHIVE, PUBNET_ROOT, account, contractCode, contractData, plainHeader, serveFolder, tmpDir, tmpStore, ttl } from './helpers.ts';
 
 const PASSPHRASE = 'Standalone Network ; February 2017';
 const PROTOCOL = 23;
 
-function headerEntry(seq: number, protocol: number): { bytes: Uint8Array; hash: Uint8Array } {
+/**
+ * Ledger `seq` as ingestion stores it, its header chained onto the stored ledger before it; a
+ * checkpoint ledger's header commits to the state it leaves as the network publishes it, as the
+ * standalone network's do (src/standalone/checkpointCommitment.ts).
+ */
+function batch(store: SqliteStore, seq: number, writes: Array<LedgerEntry | { deleted: LedgerEntry }>, protocol = PROTOCOL): IngestBatch {
+  const entryWrites = writes.map((w) => 'deleted' in w
+    ? { key: encodeLedgerKey(ledgerKeyOf(w.deleted.data)), entry: null, lastModified: seq }
+    : { key: encodeLedgerKey(ledgerKeyOf(w.data)), entry: encodeLedgerEntry(w), lastModified: w.lastModifiedLedgerSeq });
   const zero = new Uint8Array(32);
-  const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: protocol, previousLedgerHash: zero,
-    scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
-    txSetResultHash: zero, bucketListHash: zero, ledgerSeq: seq, totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n,
-    baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100, skipList: [zero, zero, zero, zero], ext: { v: 0 },
-  };
+  const bucketListHash = isCheckpointLedger(seq) ? publishedBucketListHash(stateWithWrites(store, entryWrites), protocol) : zero;
+  const header = plainHeader(seq, store.ledger(seq - 1)?.hash ?? zero, bucketListHash, protocol);
   const hash = sha256(xdr.LedgerHeader.schema.encode(header));
-  return { bytes: xdr.LedgerHeaderHistoryEntry.schema.encode({ hash, header, ext: { v: 0 } }), hash };
-}
-
-function batch(seq: number, writes: Array<LedgerEntry | { deleted: LedgerEntry }>, protocol = PROTOCOL): IngestBatch {
-  const h = headerEntry(seq, protocol);
   return {
-    ledger: { sequence: seq, hash: h.hash, closeTime: 1_700_000_000 + seq, protocolVersion: protocol, header: h.bytes, meta: new Uint8Array() },
-    transactions: [],
-    entryWrites: writes.map((w) => 'deleted' in w
-      ? { key: encodeLedgerKey(ledgerKeyOf(w.deleted.data)), entry: null, lastModified: seq }
-      : { key: encodeLedgerKey(ledgerKeyOf(w.data)), entry: encodeLedgerEntry(w), lastModified: w.lastModifiedLedgerSeq }),
-    feeSamples: [],
+    ledger: {
+      sequence: seq, hash, closeTime: 1_700_000_000 + seq, protocolVersion: protocol,
+      header: xdr.LedgerHeaderHistoryEntry.schema.encode({ hash, header, ext: { v: 0 } }), meta: new Uint8Array(),
+    },
+    transactions: [], entryWrites, feeSamples: [],
   };
 }
 
@@ -63,12 +63,11 @@ function runNetwork(store: SqliteStore, publisher: HistoryArchivePublisher, last
     if (seq === 10) writes.push(x, ttl(sha256(encodeLedgerKey(ledgerKeyOf(x.data))), 100_000, 10), contractData(2, 9, 10, 0));
     if (seq === 70) writes.push({ deleted: account(0xff, 1n, 1) }, contractData(1, 2, 70));
     if (seq === 100) writes.push(contractCode(7, new Uint8Array(3000).fill(7), 100));
-    store.ingest(batch(seq, writes), 10_000);
+    store.ingest(batch(store, seq, writes), 10_000);
     const published = publisher.afterLedger(store, seq);
     if ((seq + 1) % 64 === 0) {
       assert.ok(published, `checkpoint ${seq} published`);
       assert.equal(published.checkpoint, seq);
-      assert.equal(published.ledgerFile, true);
       states.set(seq, dump(store));
     } else {
       assert.equal(published, undefined);
@@ -143,7 +142,7 @@ describe('HistoryArchivePublisher', () => {
       const result = await bootstrapState(b, HistoryArchive.open(server.url), undefined, undefined, { networkPassphrase: PASSPHRASE });
       assert.equal(result.checkpoint, 127);
       assert.deepEqual(dump(b), states.get(127));
-      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, ...[result.state.currentBuckets[0].curr, result.state.hotArchiveBuckets![0].curr].map((h) => `/${bucketPath(h)}`)]);
+      assert.deepEqual(server.requests, [`/${ROOT_STATE_PATH}`, '/ledger/00/00/00/ledger-0000007f.xdr.gz', ...[result.state.currentBuckets[0].curr, result.state.hotArchiveBuckets![0].curr].map((h) => `/${bucketPath(h)}`)]);
       b.close();
     } finally {
       await server.close();
@@ -169,7 +168,7 @@ describe('HistoryArchivePublisher', () => {
     const a = tmpStore();
     const big: LedgerEntry[] = Array.from({ length: 90 }, (_, i) => contractCode(i, new Uint8Array(64 * 1024).fill(i), 63))
       .flatMap((code) => [code, ttl(sha256(encodeLedgerKey(ledgerKeyOf(code.data))), 100_000, 63)]);
-    for (let seq = 1; seq <= 63; seq++) a.ingest(batch(seq, seq === 63 ? big : []), 10_000);
+    for (let seq = 1; seq <= 63; seq++) a.ingest(batch(a, seq, seq === 63 ? big : []), 10_000);
     const published = new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).afterLedger(a, 63);
     assert.equal(published?.entries, 180);
     const gz = readFileSync(join(folder, bucketPath(published!.bucketHash)));
@@ -184,19 +183,44 @@ describe('HistoryArchivePublisher', () => {
     b.close();
   });
 
-  it('writes a version 1 state and no METAENTRY for old protocols, and skips the ledger file when ledgers are missing', () => {
+  it('writes a version 1 state and no METAENTRY for old protocols', async () => {
     const folder = tmpDir();
     const a = tmpStore();
-    a.ingest(batch(63, [account(1, 5n, 63)], 10), 10_000);  // a store that starts at the checkpoint (bootstrapped)
-    const published = new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).publish(a, 63);
-    assert.equal(published.ledgerFile, false);
+    for (let seq = 1; seq <= 63; seq++) a.ingest(batch(a, seq, seq === 1 ? [account(1, 5n, 1)] : [], 10), 10_000);
+    new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).publish(a, 63);
     const has = parseHistoryArchiveState(readFileSync(join(folder, ROOT_STATE_PATH)));
     assert.equal(has.version, 1);
     assert.equal(has.networkPassphrase, PASSPHRASE);
     assert.equal(has.hotArchiveBuckets, undefined);
-    assert.ok(!filesUnder(folder).some((f) => f.startsWith('ledger/')));
-    assert.throws(() => new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).publish(a, 127), /ledger is not stored/);
+    const records = [];
+    for await (const r of readLiveBucket(HistoryArchive.open(folder).bucket(has.currentBuckets[0].curr))) records.push(r.kind);
+    assert.deepEqual(records, ['live']);
+    const b = tmpStore();
+    await bootstrapState(b, HistoryArchive.open(folder), 63, undefined, { networkPassphrase: PASSPHRASE });
+    assert.deepEqual(dump(b), dump(a));
     assert.throws(() => new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE }).publish(a, 64), /not a checkpoint/);
     a.close();
+    b.close();
+  });
+
+  it('refuses, writing no state file, a checkpoint that would not verify: ledgers missing, or a header that does not commit to the state', () => {
+    const folder = tmpDir();
+    const publisher = new HistoryArchivePublisher({ folder, networkPassphrase: PASSPHRASE });
+    const bootstrapped = tmpStore();
+    bootstrapped.ingest(batch(bootstrapped, 63, [account(1, 5n, 63)]), 10_000);  // a store that starts at the checkpoint
+    assert.throws(() => publisher.publish(bootstrapped, 63), /cannot publish checkpoint 63: ledger 1 is not stored, and the checkpoint's ledger file needs the headers of ledgers 1\.\.63/);
+    assert.throws(() => publisher.publish(bootstrapped, 127), /ledger is not stored/);
+
+    const a = tmpStore();
+    for (let seq = 1; seq <= 62; seq++) a.ingest(batch(a, seq, seq === 1 ? [account(1, 5n, 1)] : []), 10_000);
+    const honest = batch(a, 63, [account(2, 7n, 63)]);
+    // the header commits to a state without the ledger's own write
+    const other = batch(a, 63, []);
+    a.ingest({ ...honest, ledger: other.ledger }, 10_000);
+    const committed = toHex(xdr.LedgerHeaderHistoryEntry.schema.decode(other.ledger.header).header.bucketListHash);
+    assert.throws(() => publisher.publish(a, 63), new RegExp(`cannot publish checkpoint 63: its bucket lists hash to [0-9a-f]{64}, but the ledger's header has bucketListHash ${committed}`));
+    assert.deepEqual(filesUnder(folder).filter((f) => !f.startsWith('bucket/')), [], 'no ledger or state file');
+    a.close();
+    bootstrapped.close();
   });
 });

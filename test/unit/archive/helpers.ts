@@ -11,9 +11,11 @@ import { Keypair, Networks, xdr } from '@stellar/stellar-sdk';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { frameRecord } from '../../../src/io/recordMarked.ts';
 import {
-  ROOT_STATE_PATH, bucketPath, checkpointStatePath, emptyBucketLevels, serializeHistoryArchiveState, type HistoryArchiveState,
+  ROOT_STATE_PATH, bucketPath, checkpointFilePath, checkpointStatePath, emptyBucketLevels, firstLedgerOfCheckpoint, serializeHistoryArchiveState,
+  type HistoryArchiveState,
 } from '../../../src/archive/historyArchiveState.ts';
-import type { LedgerEntry } from '../../../src/xdr/codec.ts';
+import { stateHashes } from '../../../src/archive/bucketListHash.ts';
+import { sha256, type LedgerEntry } from '../../../src/xdr/codec.ts';
 
 export const FIXTURE_ARCHIVE = fileURLToPath(new URL('../../../test/fixtures/pubnet/history-archive/', import.meta.url));
 export const FIXTURE_BUCKET = 'bff0722cb3e89655d3b71c3b517a3bc4b20456298e50073745342f28f6f68b7c';
@@ -80,7 +82,10 @@ export const hotMeta = (protocol: number): Uint8Array =>
 /** Level i as [snap, curr] hashes (undefined = empty); lists shorter than 11 levels are padded. */
 export type Levels = Array<[snap?: string, curr?: string]>;
 
-/** Writes a version-2 checkpoint state (and the root state) for the given bucket lists. */
+/**
+ * Writes a version-2 checkpoint state (and the root state) for the given bucket lists, and the
+ * checkpoint's ledger file, whose last header commits to them (protocol 23).
+ */
 export function writeState(root: string, checkpoint: number, liveLevels: Levels, hotLevels: Levels = [], passphrase = 'Test SDF Network ; September 2015'): HistoryArchiveState {
   const levels = (spec: Levels) => {
     const out = emptyBucketLevels();
@@ -94,11 +99,53 @@ export function writeState(root: string, checkpoint: number, liveLevels: Levels,
     version: 2, server: 'test', currentLedger: checkpoint, networkPassphrase: passphrase,
     currentBuckets: levels(liveLevels), hotArchiveBuckets: levels(hotLevels),
   };
-  for (const path of [checkpointStatePath(checkpoint), ROOT_STATE_PATH]) {
+  writeHas(root, has);
+  writeLedgerFile(root, checkpoint, Buffer.from(stateHashes(has).bucketListHash, 'hex'), 23);
+  return has;
+}
+
+/** Writes `has` as its checkpoint's state and as the root state (and nothing else). */
+export function writeHas(root: string, has: HistoryArchiveState): void {
+  for (const path of [checkpointStatePath(has.currentLedger), ROOT_STATE_PATH]) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), serializeHistoryArchiveState(has));
   }
-  return has;
+}
+
+/**
+ * Writes a checkpoint's ledger file: its ledgers' headers, chained, the checkpoint's carrying
+ * `bucketListHash` (the others a zero hash). Returns the entries.
+ */
+export function writeLedgerFile(root: string, checkpoint: number, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderHistoryEntryWire[] {
+  const entries = chainedHeaders(checkpoint, bucketListHash, protocol);
+  const path = join(root, checkpointFilePath('ledger', checkpoint));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, gzipSync(Buffer.concat(entries.map((e) => frameRecord(xdr.LedgerHeaderHistoryEntry.schema.encode(e))))));
+  return entries;
+}
+
+/** The header entries of a checkpoint's ledgers, chained from a zero hash; the checkpoint's carries `bucketListHash`. */
+export function chainedHeaders(checkpoint: number, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderHistoryEntryWire[] {
+  const entries: xdr.LedgerHeaderHistoryEntryWire[] = [];
+  let previous: Uint8Array = new Uint8Array(32);
+  for (let seq = firstLedgerOfCheckpoint(checkpoint); seq <= checkpoint; seq++) {
+    const header = plainHeader(seq, previous, seq === checkpoint ? bucketListHash : new Uint8Array(32), protocol);
+    previous = sha256(xdr.LedgerHeader.schema.encode(header));
+    entries.push({ hash: previous, header, ext: { v: 0 } });
+  }
+  return entries;
+}
+
+/** A ledger header that is only its place in a chain and its bucketListHash; the rest is fixed. */
+export function plainHeader(seq: number, previousLedgerHash: Uint8Array, bucketListHash: Uint8Array, protocol: number): xdr.LedgerHeaderWire {
+  const zero = new Uint8Array(32);
+  return {
+    ledgerVersion: protocol, previousLedgerHash,
+    scpValue: { txSetHash: zero, closeTime: BigInt(1_700_000_000 + seq), upgrades: [], ext: { v: 0 } },
+    txSetResultHash: zero, bucketListHash, ledgerSeq: seq,
+    totalCoins: 1n, feePool: 0n, inflationSeq: 0, idPool: 0n, baseFee: 100, baseReserve: 5_000_000, maxTxSetSize: 100,
+    skipList: [zero, zero, zero, zero], ext: { v: 0 },
+  };
 }
 
 // ---- entries --------------------------------------------------------------------------------

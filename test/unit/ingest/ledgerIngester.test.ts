@@ -40,7 +40,10 @@ test('after a checkpoint at 998, ledgers up to it are history only; 999\'s entry
   const ingester = new LedgerIngester({
     writer: new LedgerWriter(store, new LedgerFeed(), 100), logger, networkId, retentionWindow: 100,
     source: openDatastoreSource(DATASTORE, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
-    bootstrapState: async () => { await store.replaceState(998, async () => {}); return 998; },
+    bootstrapState: async () => {
+      await store.replaceState(998, async () => {});
+      return { sequence: 998, hash: fastLedgerToBatch(metaOf(998), networkId).ledger.hash };
+    },
   });
   await ingestUntil(ingester, store, 999);
   assert.deepEqual(store.ledgers(0, 10).map((l) => l.sequence), [997, 998, 999]);
@@ -75,4 +78,40 @@ test('an empty store starts at the retention window\'s first ledger, and follows
   assert.deepEqual(store.ledgers(0, 10).map((l) => l.sequence), [999], 'followed to 999; the window keeps one ledger');
   assert.equal(ingester.failure, undefined);
   store.close();
+});
+
+/** Ingests until the ingester gives up; returns why. */
+async function failureOf(ingester: LedgerIngester): Promise<Error> {
+  ingester.start();
+  await ingester.finished();
+  await ingester.stop();
+  assert.ok(ingester.failure, 'ingestion failed');
+  return ingester.failure;
+}
+
+test('the ledgers must chain through the bootstrap checkpoint\'s verified header: its own hash, or the next ledger\'s previous hash', async () => {
+  const wrong = new Uint8Array(32).fill(0xab);
+  // a window of 1: ingestion starts at 999, which must name the checkpoint 998 as its previous ledger
+  const store = new SqliteStore(join(tmp(), 'db.sqlite'));
+  const next = new LedgerIngester({
+    writer: new LedgerWriter(store, new LedgerFeed(), 1), logger, networkId, retentionWindow: 1, attempts: 1,
+    source: openDatastoreSource(DATASTORE, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
+    bootstrapState: async () => { await store.replaceState(998, async () => {}); return { sequence: 998, hash: wrong }; },
+  });
+  assert.match((await failureOf(next)).message, new RegExp(`ledger 999: previous ledger hash [0-9a-f]{64} does not match the history archive's checkpoint 998 \\(${'ab'.repeat(32)}\\)`));
+  assert.equal(store.latestLedger(), undefined, 'nothing stored');
+  assert.equal(store.metadata('stateLedgerHash'), 'ab'.repeat(32), 'recorded for a restart');
+  store.close();
+
+  // a window of 100: ingestion starts at 997 and passes the checkpoint itself, which must have its hash
+  const other = new SqliteStore(join(tmp(), 'db.sqlite'));
+  const through = new LedgerIngester({
+    writer: new LedgerWriter(other, new LedgerFeed(), 100), logger, networkId, retentionWindow: 100, attempts: 1,
+    source: openDatastoreSource(DATASTORE, { networkPassphrase: TESTNET, pollIntervalMs: 20 }),
+    stateCheckpoint: { sequence: 998, hash: wrong },
+  });
+  await other.replaceState(998, async () => {});
+  assert.match((await failureOf(through)).message, new RegExp(`ledger 998: hashes to [0-9a-f]{64}, but the history archive's checkpoint header for it hashes to ${'ab'.repeat(32)}`));
+  assert.equal(other.latestLedger()?.sequence, 997, 'the ledgers before it are stored');
+  other.close();
 });

@@ -12,6 +12,8 @@ import { LedgerFeed } from '../../../src/ingest/ledgerFeed.ts';
 import { defaultConfig, type Config } from '../../../src/config/config.ts';
 import type { SubmitResult } from '../../../src/submit/transactionSubmitter.ts';
 import type { Clock } from '../../../src/standalone/clock.ts';
+import type { LedgerTxn } from '../../../src/ledger/ledgerTxn.ts';
+import { ConfigSettingId, configSettingKey } from '../../../src/xdr/ledgerKeys.ts';
 
 export const rootKeypair = (): Keypair => Keypair.fromRawEd25519Seed(hash(Buffer.from(Networks.STANDALONE)));
 
@@ -36,4 +38,12 @@ export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?
     return net.submit(bytes, xdr.TransactionEnvelope.schema.decode(bytes));
   };
   return { store, net, seq, submit, feed };
+}
+
+/** Changes the network's state archival settings within a closing ledger's upgrade (`ltx`). */
+export function editArchivalSettings(ltx: LedgerTxn, edit: (settings: xdr.StateArchivalSettingsWire) => void): void {
+  const archival = ltx.load(configSettingKey(ConfigSettingId.STATE_ARCHIVAL));
+  if (!archival || archival.data.type !== 8 || archival.data.configSetting.configSettingID !== ConfigSettingId.STATE_ARCHIVAL) throw new Error('no archival settings');
+  edit(archival.data.configSetting.stateArchivalSettings);
+  ltx.update(archival);
 }

@@ -9,7 +9,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import type { Clock } from '../../../src/standalone/clock.ts';
 import type { LedgerUpgradeStep } from '../../../src/ledger/closeLedger.ts';
 import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerHeader, type LedgerKey } from '../../../src/xdr/codec.ts';
-import { ConfigSettingId, configSettingKey, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
+import { ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
 import { ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { WINDOW_KEY } from '../../../src/ingest/stateSizeWindow.ts';
 import { loadNative, nativeAvailable } from '../../../src/host/native.ts';
@@ -17,7 +17,7 @@ import { EmptyLedgerChain } from '../../../src/standalone/emptyLedgers.ts';
 import { emptyTxSet } from '../../../src/ledger/txSet.ts';
 import { headerHash, nextHeader } from '../../../src/ledger/header.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
-import { standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
+import { editArchivalSettings, standaloneOnFreshStore } from '../ledger/standaloneSupport.ts';
 
 class FixedClock implements Clock {
   nowSeconds(): bigint { return 1_800_000_000n; }
@@ -40,11 +40,10 @@ const ttlEntry = (key: LedgerKey, liveUntilLedgerSeq: number): LedgerEntry =>
 const setup: LedgerUpgradeStep = {
   upgrade: { type: 3, newMaxTxSetSize: 10000 },
   apply(ltx) {
-    const archival = ltx.load(configSettingKey(ConfigSettingId.STATE_ARCHIVAL));
-    if (!archival || archival.data.type !== 8 || archival.data.configSetting.configSettingID !== ConfigSettingId.STATE_ARCHIVAL) throw new Error('no archival settings');
-    archival.data.configSetting.stateArchivalSettings.maxEntriesToArchive = 3;
-    archival.data.configSetting.stateArchivalSettings.liveSorobanStateSizeWindowSamplePeriod = 16;
-    ltx.update(archival);
+    editArchivalSettings(ltx, (settings) => {
+      settings.maxEntriesToArchive = 3;
+      settings.liveSorobanStateSizeWindowSamplePeriod = 16;
+    });
     for (let n = 0; n < 60; n++) {
       const durability = n % 3 === 0 ? 0 : 1;
       const liveUntil = n < 20 ? 100 + 400 * Math.floor(n / 10) : 150 + n * 48;

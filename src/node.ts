@@ -49,6 +49,7 @@ import { RemoteForkedState, type ForkedState } from './fork/forkedState.ts';
 import { RemoteRpc } from './fork/remoteRpc.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
+import { ArchiveVerificationError } from './archive/historyArchive.ts';
 
 /** How long heavy requests must have been quiet before memory is handed back. */
 const MEMORY_RELIEF_QUIET_MS = 2_000;
@@ -56,6 +57,11 @@ const MEMORY_RELIEF_QUIET_MS = 2_000;
 export interface RunningNode {
   url: string;
   close(): Promise<void>;
+  /**
+   * Settles when the node cannot go on and must stop, as a start that fails would: a followed
+   * network's history archive failed verification, so there is no state to serve. Never otherwise.
+   */
+  fatal: Promise<Error>;
 }
 
 /** The mode-specific part: where ledgers come from and where transactions go. */
@@ -70,6 +76,8 @@ interface LedgerSide {
   dev?: StandaloneNetwork;
   /** A fork's lazy state (--fork-url). */
   fork?: ForkedState;
+  /** Settles when this side cannot go on (see RunningNode.fatal). */
+  fatal?: Promise<Error>;
 }
 
 export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
@@ -146,6 +154,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   let closed = false;
   return {
     url,
+    fatal: side.fatal ?? new Promise<Error>(() => { /* never */ }),
     async close() {
       if (closed) return;
       closed = true;
@@ -249,7 +258,10 @@ function follower(writer: LedgerWriter, config: Config, logger: Logger): LedgerS
   const ingester = createFollowIngester(writer, config, logger, {
     observeIngestion: (type, seconds) => observeIngestion(type, seconds),
   });
+  let fatal!: (e: Error) => void;
   return {
+    // a state no history archive could verify: nothing to serve, so the start fails after all
+    fatal: new Promise<Error>((resolve) => { fatal = resolve; }),
     submitter: new CoreSubmitter({ coreUrl: config.stellarCoreUrl, timeoutSeconds: config.stellarCoreTimeout, networkPassphrase: config.networkPassphrase }),
     registerRoutes(app) {
       if (config.friendbotUrl) registerFriendbotProxy(app, { upstream: config.friendbotUrl, store });
@@ -257,6 +269,7 @@ function follower(writer: LedgerWriter, config: Config, logger: Logger): LedgerS
     start(url, node) {
       if (config.friendbotUrl) node.friendbotUrl = `${url}/friendbot`;
       ingester.start();
+      void ingester.finished().then(() => { if (ingester.failure instanceof ArchiveVerificationError) fatal(ingester.failure); });
     },
     stop: () => ingester.stop(),
     describe: { mode: 'follow', source: ingester.sourceDescription, core: config.stellarCoreUrl },

@@ -58,6 +58,15 @@ withConfigOptions(program.command('start').description('serve the JSON-RPC API o
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
+    // a node that cannot go on stops as a failed start does: one line, exit code 2
+    void node.fatal.then((e) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`lumen-rpc: ${e.message}\n`);
+      const force = setTimeout(() => process.exit(2), 10_000);
+      force.unref();
+      node.close().finally(() => process.exit(2));
+    });
   });
 
 withConfigOptions(program.command('gen-config').description('print the effective configuration as TOML'))

@@ -69,12 +69,12 @@ describe('a real browser cannot reach the developer methods from another site or
     const page = await pageAt('https://evil.example/attack.html');
     try {
       const target = node.url;
-      const dumped = await page.evaluate(([t]) => (window as any).rpc(t, 'lumen_dumpState', { file: 'from-browser.json' }), [target]);
+      const dumped = await page.evaluate(([t]) => (globalThis as any).rpc(t, 'lumen_dumpState', { file: 'from-browser.json' }), [target]);
       assert.equal(dumped.error?.code, -32003, JSON.stringify(dumped));
       assert.equal(existsSync(join(stateDir, 'from-browser.json')), false, 'nothing written');
-      const health = await page.evaluate(([t]) => (window as any).rpc(t, 'getHealth', {}), [target]);
+      const health = await page.evaluate(([t]) => (globalThis as any).rpc(t, 'getHealth', {}), [target]);
       assert.equal(health.result?.status, 'healthy', 'a dApp on another site still reads the node');
-      const ws = await page.evaluate(([t]) => (window as any).wsRpc(t, 'lumen_closeLedgers', { count: 1 }), [target.replace('http', 'ws')]);
+      const ws = await page.evaluate(([t]) => (globalThis as any).wsRpc(t, 'lumen_closeLedgers', { count: 1 }), [target.replace('http', 'ws')]);
       assert.equal(ws.error?.code, -32003, JSON.stringify(ws));
     } finally {
       await page.close();
@@ -86,13 +86,13 @@ describe('a real browser cannot reach the developer methods from another site or
     // the page came from the attacker's server at rebind.example:<port>; the name now leads to the node
     const page = await pageAt(`http://rebind.example:${port}/attack.html`);
     try {
-      const dumped = await page.evaluate(() => (window as any).rpc('/', 'lumen_dumpState', { file: 'rebound.json' }));
+      const dumped = await page.evaluate(() => (globalThis as any).rpc('/', 'lumen_dumpState', { file: 'rebound.json' }));
       assert.equal(dumped.error?.code, -32003, JSON.stringify(dumped));
       assert.match(dumped.error.data, /Host "rebind\.example:\d+"/);
       assert.equal(existsSync(join(stateDir, 'rebound.json')), false);
-      const ws = await page.evaluate(([p]) => (window as any).wsRpc(`ws://rebind.example:${p}/`, 'lumen_snapshot', {}), [port]);
+      const ws = await page.evaluate(([p]) => (globalThis as any).wsRpc(`ws://rebind.example:${p}/`, 'lumen_snapshot', {}), [port]);
       assert.equal(ws.error?.code, -32003, JSON.stringify(ws));
-      const latest = await page.evaluate(() => (window as any).rpc('/', 'getLatestLedger', {}));
+      const latest = await page.evaluate(() => (globalThis as any).rpc('/', 'getLatestLedger', {}));
       assert.ok(latest.result?.sequence > 0, 'the node answered the page: the refusal above is the policy\'s');
     } finally {
       await page.close();
@@ -102,7 +102,7 @@ describe('a real browser cannot reach the developer methods from another site or
   it('a page on a loopback origin (a dApp\'s dev server) is answered', async () => {
     const page = await pageAt('http://localhost:5173/app.html');
     try {
-      const dumped = await page.evaluate(([t]) => (window as any).rpc(t, 'lumen_dumpState', { file: 'from-localhost.json' }), [node.url]);
+      const dumped = await page.evaluate(([t]) => (globalThis as any).rpc(t, 'lumen_dumpState', { file: 'from-localhost.json' }), [node.url]);
       assert.ok(dumped.result?.entries > 0, JSON.stringify(dumped));
       assert.equal(existsSync(join(stateDir, 'from-localhost.json')), true);
     } finally {

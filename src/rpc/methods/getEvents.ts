@@ -40,7 +40,7 @@ export const getEvents: Method = {
     result: {
       name: 'getEventsResult',
       schema: object({
-        events: arrayOf(eventInfoSchema(true)),
+        events: arrayOf(eventInfoSchema()),
         cursor: { type: 'string', pattern: '^\\d{19}-\\d{10}$' },
         latestLedger: ledgerSequence,
         oldestLedger: ledgerSequence,
@@ -104,7 +104,7 @@ export const getEvents: Method = {
 
     return ctx.heavy.run(call.signal, async () => {
       const page = new Page(call, limit);
-      const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format, true));
+      const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format));
       const cursor = last !== undefined && page.full ? formatEventId(positionOf(last)) : windowEndCursor;
       return page.answer('{"events":', `,"cursor":${JSON.stringify(cursor)},"latestLedger":${latest},"oldestLedger":${oldest},`
         + `"latestLedgerCloseTime":"${range.latest.closeTime}","oldestLedgerCloseTime":"${range.oldest.closeTime}"}`);

@@ -5,7 +5,7 @@
 //
 // The request: shared/queryEventsRequest.ts; the cursor: shared/queryEventsCursor.ts; where a page
 // scans and how it ends (scanStatus, scannedLedger): shared/queryEventsScan.ts. Events are read and
-// rendered as getEvents' are (shared/eventPage.ts), without `inSuccessfulContractCall`.
+// rendered as getEvents' are (shared/eventPage.ts).
 import type { Method } from './types.ts';
 import { EventRenderer, eventInfoSchema, fillEventPage, positionOf } from './shared/eventPage.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
@@ -34,7 +34,7 @@ export const queryEvents: Method = {
     result: {
       name: 'queryEventsResult',
       schema: object({
-        events: arrayOf(eventInfoSchema(false)),
+        events: arrayOf(eventInfoSchema()),
         cursor: optional({ type: 'string', pattern: '^qe1_[A-Za-z0-9_-]+$', description: 'absent once the scan is COMPLETE' }),
         scanStatus: { type: 'string', enum: [...SCAN_STATUSES] },
         scannedLedger: { type: 'integer', minimum: 0, description: 'the last ledger fully scanned, in the scan\'s direction' },
@@ -74,7 +74,7 @@ export const queryEvents: Method = {
         start: plan.start, end: plan.end, descending: state.query.descending, limit: req.limit,
         filters: state.query.filters.map(filterSpec),
       };
-      const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format, false));
+      const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format));
       return page.answer('{"events":', suffix(plan.finish(last && positionOf(last), page.full)));
     });
   },

@@ -66,7 +66,7 @@ export class EventsKind implements Kind<EventsSubscription> {
     // bounded steps (a turn of the event loop between them) rather than in one long scan
     const end = Math.min(through + 1, sub.next.ledger + LEDGER_SCAN_LIMIT);
     const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(end), descending: false, limit: n, filters: sub.filters });
-    const renderer = new EventRenderer(sub.format, true);
+    const renderer = new EventRenderer(sub.format);
     const items = found.map((e) => ({ id: formatEventId(positionOf(e)), text: renderer.render(e) }));
     sub.next = found.length < n ? ledgerStart(end) : after(positionOf(found[found.length - 1]));
     return { items, done: sub.next.ledger > through };
@@ -101,7 +101,7 @@ export class EventsKind implements Kind<EventsSubscription> {
         let text = texts.get(sub.format);
         if (text === undefined) {
           let renderer = renderers.get(sub.format);
-          if (renderer === undefined) { renderer = new EventRenderer(sub.format, true); renderers.set(sub.format, renderer); }
+          if (renderer === undefined) { renderer = new EventRenderer(sub.format); renderers.set(sub.format, renderer); }
           text = renderer.render(e as StoredEvent);
           texts.set(sub.format, text);
         }

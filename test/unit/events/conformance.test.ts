@@ -175,7 +175,7 @@ test('testnet p22: the captured getEvents events (ledger 317598 rebuilt from its
       const diag = xdr.TransactionMeta.schema.decode(Buffer.from(tx.resultMetaXdr, 'base64'));
       assert.ok(diag.v === 3 && diag.v3.sorobanMeta);
       assert.equal(diag.v3.sorobanMeta!.diagnosticEvents[Number(index)].event.type, 1, 'the captured index is the diagnostic-list position');
-      for (const k of ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'txHash', 'inSuccessfulContractCall', 'topic', 'value']) {
+      for (const k of ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'txHash', 'topic', 'value']) {
         assert.deepEqual(e[k], c[k], `${c.id} ${k}`);
       }
       assert.equal(e.transactionIndex, tx.applicationOrder);
@@ -247,8 +247,11 @@ test('p23: a real node\'s getEvents response is reproduced exactly (rs-stellar-r
       assert.equal(e.pagingToken, e.id);
       delete e.pagingToken;
     }
-    assert.deepEqual(page, fixture);
-    assert.equal(JSON.stringify(page), JSON.stringify(fixture), 'same fields in the same order');
+    // the captured (v23) answer as a v30 node gives it: without inSuccessfulContractCall (stellar-rpc #1050)
+    const v30 = { ...fixture, events: fixture.events.map(({ inSuccessfulContractCall, ...rest }: any) => rest) };
+    assert.ok(fixture.events.every((e: any) => 'inSuccessfulContractCall' in e), 'the capture has the field v30 dropped');
+    assert.deepEqual(page, v30);
+    assert.equal(JSON.stringify(page), JSON.stringify(v30), 'same fields in the same order');
   } finally {
     db.close();
   }

@@ -83,10 +83,10 @@ describe('on the pubnet fixture ledgers', () => {
     assertShape(page, { events: 'array', cursor: 'string', latestLedger: 'number', oldestLedger: 'number', latestLedgerCloseTime: 'string', oldestLedgerCloseTime: 'string' });
     assert.equal(page.events.length, 5);
     for (const e of page.events) {
-      assert.deepEqual(Object.keys(e), ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'id', 'pagingToken', 'operationIndex', 'transactionIndex', 'txHash', 'inSuccessfulContractCall', 'topic', 'value']);
+      assert.deepEqual(Object.keys(e), ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'id', 'pagingToken', 'operationIndex', 'transactionIndex', 'txHash', 'topic', 'value']);
       assertShape(e, {
         type: 'string', ledger: 'number', ledgerClosedAt: 'string', contractId: 'string', id: 'string', pagingToken: 'string', operationIndex: 'number',
-        transactionIndex: 'number', txHash: 'string', inSuccessfulContractCall: 'boolean', topic: 'array', value: 'string',
+        transactionIndex: 'number', txHash: 'string', topic: 'array', value: 'string',
       });
       assert.match(e.ledgerClosedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       assert.match(e.txHash, /^[0-9a-f]{64}$/);
@@ -127,7 +127,7 @@ describe('on the pubnet fixture ledgers', () => {
     const json = await call(getEvents, { startLedger: FIRST_LEDGER, xdrFormat: 'json', pagination: { limit: 20 } }, db.ctx);
     json.events.forEach((e: any, i: number) => {
       const x = b64.events[i];
-      assert.deepEqual(Object.keys(e), ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'id', 'pagingToken', 'operationIndex', 'transactionIndex', 'txHash', 'inSuccessfulContractCall', 'topicJson', 'valueJson']);
+      assert.deepEqual(Object.keys(e), ['type', 'ledger', 'ledgerClosedAt', 'contractId', 'id', 'pagingToken', 'operationIndex', 'transactionIndex', 'txHash', 'topicJson', 'valueJson']);
       assert.deepEqual(e.topicJson, x.topic.map((t: string) => xdr.ScVal.fromXdr(Buffer.from(t, 'base64')).toJson()));
       assert.deepEqual(e.valueJson, xdr.ScVal.fromXdr(Buffer.from(x.value, 'base64')).toJson());
     });

@@ -121,7 +121,7 @@ export function comparable(e: ExpectedEvent): Record<string, unknown> {
   return {
     type: e.type, ledger: e.ledger, ledgerClosedAt: new Date(e.closeTime * 1000).toISOString().replace('.000Z', 'Z'),
     contractId: e.contractId, id: e.id, pagingToken: e.id, operationIndex: e.operationIndex, transactionIndex: e.transactionIndex,
-    txHash: e.txHash, inSuccessfulContractCall: e.inSuccessfulContractCall, topic: e.topic, value: e.value,
+    txHash: e.txHash, topic: e.topic, value: e.value,
   };
 }
 

@@ -30,7 +30,7 @@ function rfc3339(unixSeconds: number): string {
 const EVENT_ID: JsonSchema = { type: 'string', pattern: '^\\d{19}-\\d{10}$' };
 
 /** The schema of one EventInfo as EventRenderer writes it (rpc.discover). */
-export function eventInfoSchema(withSuccess: boolean): JsonSchema {
+export function eventInfoSchema(): JsonSchema {
   return object({
     type: { type: 'string', enum: ['contract', 'system'] },
     ledger: ledgerSequence,
@@ -41,7 +41,6 @@ export function eventInfoSchema(withSuccess: boolean): JsonSchema {
     operationIndex: uint32,
     transactionIndex: uint32,
     txHash: hexHash,
-    ...(withSuccess ? { inSuccessfulContractCall: { type: 'boolean', deprecated: true } } : {}),
     topic: xdrList('ScVal', 'topicJson'),
     value: xdrValue('ScVal', 'valueJson'),
   });
@@ -51,12 +50,11 @@ export function eventInfoSchema(withSuccess: boolean): JsonSchema {
 export class EventRenderer {
   private readonly contractIds = new Map<string, string>();
   private readonly format: XdrFormat;
-  private readonly withSuccess: boolean;
 
-  /** `withSuccess`: carry getEvents' `inSuccessfulContractCall` (queryEvents' events have none). */
-  constructor(format: XdrFormat, withSuccess: boolean) {
+  // No `inSuccessfulContractCall`: stellar-rpc v30.0.0 dropped it (#1050), deprecated since protocol 23,
+  // where only successful calls emit contract events.
+  constructor(format: XdrFormat) {
     this.format = format;
-    this.withSuccess = withSuccess;
   }
 
   /** One EventInfo, fields in the reference's order; `pagingToken` repeats the id for older clients. */
@@ -84,7 +82,6 @@ export class EventRenderer {
       transactionIndex: e.tx,
       txHash: toHex(e.txHash),
     };
-    if (this.withSuccess) info.inSuccessfulContractCall = e.successful;
     // `topic` is always present (the reference omits an empty list; Python's client requires it).
     if (this.format === 'json') {
       info.topicJson = parsed.topics.map((t) => xdrJson(xdr.ScVal, t));

@@ -1,74 +1,48 @@
 //! Applying Soroban operations on the standalone network, the way stellar-core drives the host:
 //! the engine (TypeScript) loads the footprint's entries and their TTLs, decides what is archived
-//! or auto-restored, and writes the outcome back; this module runs the host's end-to-end invoke and
-//! does the fee arithmetic, so costs and fees are exactly the network's.
+//! or auto-restored, and writes the outcome back; the host runs the end-to-end invoke and the fee
+//! arithmetic, so costs and fees are exactly the network's.
 //!
-//! One [`Applier`] lives as long as the network. It holds the network configuration (read once from
-//! the ConfigSetting entries) and a module cache: every contract is parsed once, outside any
-//! transaction's budget, as core does. Simulation (recording mode) assumes such a cache hit, so the
-//! instructions an applied call consumes match what was simulated.
+//! A host runs exactly one ledger protocol, so apply carries a host line per protocol the network
+//! may run (the lines of `protocols.rs`), each compiling `apply/line.rs` against its own crates,
+//! and runs a ledger's operations on the line of that ledger's protocol: a network that votes an
+//! upgrade in goes on, from the upgrade ledger, on the next line. Only plain Rust and XDR bytes
+//! cross between a line and this module.
+//!
+//! One [`Applier`] lives as long as the network. Each line it has used holds the network
+//! configuration (read from the ConfigSetting entries) and a module cache: every contract is parsed
+//! once, outside any transaction's budget, as core does. Simulation (recording mode) assumes such a
+//! cache hit, so the instructions an applied call consumes match what was simulated.
 
-use anyhow::{anyhow, Context, Result};
-use soroban_env_host::budget::{AsBudget, Budget};
-use soroban_env_host::e2e_invoke::{self, entry_size_for_rent, extract_rent_changes, TtlLedgerEntryMeta};
-use soroban_env_host::fees::{
-    compute_rent_fee, compute_transaction_resource_fee, LedgerEntryRentChange, TransactionResources,
-};
-use soroban_env_host::storage::{EntryWithLiveUntil, SnapshotSource};
-use soroban_env_host::vm::VersionedContractCodeCostInputs;
-use soroban_env_host::xdr::{
-    ContractCodeEntryExt, DiagnosticEvent, LedgerEntry, LedgerEntryData,
-    LedgerEntryExt, LedgerKey, Limits, ReadXdr, ScErrorCode, ScErrorType,
-    SorobanResources, TtlEntry, WriteXdr, Hash,
-};
-use soroban_env_host::{CompilationContext, ErrorHandler, HostError, LedgerInfo, ModuleCache};
-use soroban_simulation::NetworkConfig;
-use std::collections::HashMap;
-use std::rc::Rc;
-use std::sync::{Arc, RwLock};
+use anyhow::{anyhow, bail, Result};
+use std::sync::{Arc, Mutex, RwLock};
 
-/// Contracts are compiled outside any transaction, with no limit (core's CoreCompilationContext).
-#[derive(Clone)]
-struct Compilation(Budget);
-
-impl Compilation {
-    fn new() -> Result<Self, HostError> {
-        let budget = Budget::default();
-        budget.reset_unlimited()?;
-        Ok(Self(budget))
-    }
+/// The line of each protocol, compiled from `apply/line.rs` against that protocol's crates.
+#[path = "apply"]
+mod p28 {
+    use soroban_env_host_p28 as host;
+    use soroban_simulation_p28 as simulation;
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    pub mod line;
+}
+#[path = "apply"]
+mod p29 {
+    use soroban_env_host_p29 as host;
+    use soroban_simulation_p29 as simulation;
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    pub mod line;
+}
+#[path = "apply"]
+mod p30 {
+    use soroban_env_host_p30 as host;
+    use soroban_simulation_p30 as simulation;
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    pub mod line;
 }
 
-impl ErrorHandler for Compilation {
-    fn map_err<T, E>(&self, res: std::result::Result<T, E>) -> std::result::Result<T, HostError>
-    where
-        soroban_env_host::Error: From<E>,
-        E: std::fmt::Debug,
-    {
-        res.map_err(HostError::from)
-    }
-
-    fn error(&self, error: soroban_env_host::Error, _msg: &str, _args: &[soroban_env_host::Val]) -> HostError {
-        HostError::from(error)
-    }
-}
-
-impl AsBudget for Compilation {
-    fn as_budget(&self) -> &Budget {
-        &self.0
-    }
-}
-
-impl CompilationContext for Compilation {}
-
-/// The ConfigSetting entries as a snapshot, so the simulation crate's loader reads them.
-struct ConfigEntries(HashMap<LedgerKey, Rc<LedgerEntry>>);
-
-impl SnapshotSource for ConfigEntries {
-    fn get(&self, key: &Rc<LedgerKey>) -> std::result::Result<Option<EntryWithLiveUntil>, HostError> {
-        Ok(self.0.get(key.as_ref()).map(|e| (e.clone(), None)))
-    }
-}
+// Each module runs the protocol it is named for, and the lines are the ones protocols.rs lists.
+const _: () = assert!(p28::PROTOCOL == 28 && p29::PROTOCOL == 29 && p30::PROTOCOL == 30);
+const _: () = assert!(crate::protocols::eq(&crate::protocols::SUPPORTED, &[p28::PROTOCOL, p29::PROTOCOL, p30::PROTOCOL]));
 
 /// Ledger values of the ledger being closed.
 #[derive(Clone, Debug)]
@@ -130,220 +104,127 @@ pub struct InvokeOutput {
     pub mem_bytes: u64,
 }
 
+
 /// A rent change of an extended or restored entry (ExtendFootprintTTL, RestoreFootprint).
-pub type RentChange = LedgerEntryRentChange;
+#[derive(Clone, Debug)]
+pub struct RentChange {
+    pub is_persistent: bool,
+    pub is_code_entry: bool,
+    pub old_size_bytes: u32,
+    pub new_size_bytes: u32,
+    pub old_live_until_ledger: u32,
+    pub new_live_until_ledger: u32,
+}
+
+/// A transaction's resource use, for its resource fee.
+#[derive(Clone, Debug)]
+pub struct Resources {
+    pub instructions: u32,
+    pub disk_read_entries: u32,
+    pub write_entries: u32,
+    pub disk_read_bytes: u32,
+    pub write_bytes: u32,
+    pub contract_events_size_bytes: u32,
+    pub transaction_size_bytes: u32,
+}
+
+/// One protocol's applier, made when the network first runs that protocol.
+enum Line {
+    P28(p28::line::LineApplier),
+    P29(p29::line::LineApplier),
+    P30(p30::line::LineApplier),
+}
+
+impl Line {
+    fn new(protocol: u32, config_entries: &[Vec<u8>]) -> Result<Self> {
+        Ok(match protocol {
+            p if p == p28::PROTOCOL => Line::P28(p28::line::LineApplier::new(config_entries)?),
+            p if p == p29::PROTOCOL => Line::P29(p29::line::LineApplier::new(config_entries)?),
+            p if p == p30::PROTOCOL => Line::P30(p30::line::LineApplier::new(config_entries)?),
+            p => bail!("protocol {p} is not one this build applies ({})", crate::protocols::describe()),
+        })
+    }
+}
+
+// Every method of a line, once for all lines.
+macro_rules! on_line {
+    ($line:expr, $applier:ident => $call:expr) => {
+        match $line {
+            Line::P28($applier) => $call,
+            Line::P29($applier) => $call,
+            Line::P30($applier) => $call,
+        }
+    };
+}
 
 pub struct Applier {
-    /// Replaced when the network's configuration changes (its state-size window, every sample
-    /// period); the module cache stays.
-    config: RwLock<Arc<NetworkConfig>>,
-    modules: ModuleCache,
-}
-
-fn load_config(config_entries: &[Vec<u8>]) -> Result<NetworkConfig> {
-    let mut map = HashMap::new();
-    for bytes in config_entries {
-        let entry = LedgerEntry::from_xdr(bytes, Limits::none()).context("cannot decode a ConfigSetting entry")?;
-        map.insert(entry.to_key(), Rc::new(entry));
-    }
-    NetworkConfig::load_from_snapshot(&ConfigEntries(map)).context("cannot load the network configuration")
-}
-
-fn xdr<T: WriteXdr>(v: &T) -> Result<Vec<u8>> {
-    Ok(v.to_xdr(Limits::none())?)
+    /// The protocol the network runs now (its latest ledger's): fees and rent sizes are its line's.
+    protocol: RwLock<u32>,
+    /// The ConfigSetting entries as they are now, for lines made later.
+    config_entries: RwLock<Vec<Vec<u8>>>,
+    /// The lines used so far, by protocol; each keeps its module cache for the network's life.
+    lines: Mutex<Vec<(u32, Arc<Line>)>>,
 }
 
 impl Applier {
-    /// `config_entries`: the network's ConfigSetting LedgerEntries (XDR).
-    pub fn new(config_entries: &[Vec<u8>]) -> Result<Self> {
-        let config = load_config(config_entries)?;
-        let compilation = Compilation::new().map_err(|e| anyhow!("{e:?}"))?;
-        let modules = ModuleCache::new(&compilation).map_err(|e| anyhow!("{e:?}"))?;
-        Ok(Self { config: RwLock::new(Arc::new(config)), modules })
+    /// `config_entries`: the network's ConfigSetting LedgerEntries (XDR); `protocol`: the one it runs.
+    pub fn new(config_entries: &[Vec<u8>], protocol: u32) -> Result<Self> {
+        let applier = Self {
+            protocol: RwLock::new(protocol),
+            config_entries: RwLock::new(config_entries.to_vec()),
+            lines: Mutex::new(Vec::new()),
+        };
+        applier.line(protocol)?; // a configuration the line cannot read fails here, at start
+        Ok(applier)
     }
 
-    /// Takes the network's ConfigSetting entries (XDR) as they are now.
-    pub fn set_config(&self, config_entries: &[Vec<u8>]) -> Result<()> {
-        let config = Arc::new(load_config(config_entries)?);
-        *self.config.write().map_err(|_| anyhow!("the configuration lock is poisoned"))? = config;
+    /// Takes the network's ConfigSetting entries (XDR) as they are now, and the protocol it now runs.
+    pub fn set_config(&self, config_entries: &[Vec<u8>], protocol: u32) -> Result<()> {
+        *self.config_entries.write().map_err(|_| anyhow!("the configuration lock is poisoned"))? = config_entries.to_vec();
+        *self.protocol.write().map_err(|_| anyhow!("the protocol lock is poisoned"))? = protocol;
+        let lines: Vec<Arc<Line>> = self.lines.lock().map_err(|_| anyhow!("the lines lock is poisoned"))?.iter().map(|(_, l)| l.clone()).collect();
+        for line in lines {
+            on_line!(line.as_ref(), a => a.set_config(config_entries))?;
+        }
+        self.line(protocol)?;
         Ok(())
     }
 
-    fn config(&self) -> Arc<NetworkConfig> {
-        match self.config.read() {
-            Ok(c) => c.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
+    fn current_protocol(&self) -> u32 {
+        *self.protocol.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The line of `protocol`, made (with the current configuration) on first use.
+    fn line(&self, protocol: u32) -> Result<Arc<Line>> {
+        let mut lines = self.lines.lock().map_err(|_| anyhow!("the lines lock is poisoned"))?;
+        if let Some((_, line)) = lines.iter().find(|(p, _)| *p == protocol) {
+            return Ok(line.clone());
         }
-    }
-
-    fn ledger_info(config: &NetworkConfig, ledger: &ApplyLedger) -> LedgerInfo {
-        let mut info = LedgerInfo {
-            protocol_version: ledger.protocol_version,
-            sequence_number: ledger.sequence,
-            timestamp: ledger.timestamp,
-            network_id: ledger.network_id,
-            base_reserve: ledger.base_reserve,
-            ..Default::default()
-        };
-        config.fill_config_fields_in_ledger_info(&mut info);
-        info
-    }
-
-    fn size_budget(&self) -> Result<Budget> {
-        let config = self.config();
-        Budget::try_from_configs(u64::MAX, u64::MAX, config.cpu_cost_params.clone(), config.memory_cost_params.clone())
-        .map_err(|e| anyhow!("{e:?}"))
-    }
-
-    /// The size an entry is charged rent for: its XDR size, plus the parsed module's memory for code.
-    /// Only code needs the cost model (and a budget built from it).
-    fn rent_size(&self, entry: &LedgerEntry, xdr_len: usize) -> Result<u32> {
-        match entry.data {
-            LedgerEntryData::ContractCode(_) => {
-                entry_size_for_rent(&self.size_budget()?, entry, xdr_len as u32).map_err(|e| anyhow!("{e:?}"))
-            }
-            _ => Ok(xdr_len as u32),
-        }
+        let entries = self.config_entries.read().map_err(|_| anyhow!("the configuration lock is poisoned"))?.clone();
+        let line = Arc::new(Line::new(protocol, &entries)?);
+        lines.push((protocol, line.clone()));
+        Ok(line)
     }
 
     pub fn entry_size_for_rent(&self, entry_xdr: &[u8]) -> Result<u32> {
-        self.rent_size(&LedgerEntry::from_xdr(entry_xdr, Limits::none())?, entry_xdr.len())
+        let line = self.line(self.current_protocol())?;
+        on_line!(line.as_ref(), a => a.entry_size_for_rent(entry_xdr))
     }
 
-    pub fn rent_fee(&self, changes: &[RentChange], ledger_seq: u32) -> i64 {
-        compute_rent_fee(changes, &self.config().rent_fee_configuration, ledger_seq)
+    pub fn rent_fee(&self, changes: &[RentChange], ledger_seq: u32) -> Result<i64> {
+        let line = self.line(self.current_protocol())?;
+        Ok(on_line!(line.as_ref(), a => a.rent_fee(changes, ledger_seq)))
     }
 
     /// (non-refundable, refundable) resource fee of the given resource use.
-    pub fn resource_fee(&self, resources: &TransactionResources) -> (i64, i64) {
-        compute_transaction_resource_fee(resources, &self.config().fee_configuration)
+    pub fn resource_fee(&self, resources: &Resources) -> Result<(i64, i64)> {
+        let line = self.line(self.current_protocol())?;
+        Ok(on_line!(line.as_ref(), a => a.resource_fee(resources)))
     }
 
-    /// Puts a contract the call may run into the module cache, if it is not there yet.
-    fn cache_module(&self, entry: &LedgerEntry, protocol: u32) -> Result<()> {
-        let LedgerEntryData::ContractCode(code) = &entry.data else { return Ok(()) };
-        if self.modules.contains_module(&code.hash).map_err(|e| anyhow!("{e:?}"))? {
-            return Ok(());
-        }
-        let inputs = match &code.ext {
-            ContractCodeEntryExt::V0 => VersionedContractCodeCostInputs::V0 { wasm_bytes: code.code.len() },
-            ContractCodeEntryExt::V1(v1) => VersionedContractCodeCostInputs::V1(v1.cost_inputs.clone()),
-        };
-        let compilation = Compilation::new().map_err(|e| anyhow!("{e:?}"))?;
-        // A module that fails to parse is left out; the call then fails inside the host as it
-        // would on the network.
-        let _ = self.modules.parse_and_cache_module(&compilation, protocol, &code.hash, &code.code, inputs);
-        Ok(())
-    }
-
+    /// Runs an InvokeHostFunction operation on the line of its ledger's protocol.
     pub fn invoke(&self, input: &InvokeInput) -> Result<InvokeOutput> {
-        let resources = SorobanResources::from_xdr(&input.resources, Limits::none()).context("cannot decode the resources")?;
-        let keys: Vec<LedgerKey> = resources
-            .footprint
-            .read_only
-            .iter()
-            .chain(resources.footprint.read_write.iter())
-            .cloned()
-            .collect();
-        if keys.len() != input.entries.len() {
-            return Err(anyhow!("{} footprint keys but {} entries", keys.len(), input.entries.len()));
-        }
-        // Entries stay undecoded for the host (it decodes lazily) except contract code, which the
-        // module cache and the rent size need.
-        let mut encoded = Vec::with_capacity(input.entries.len());
-        for (key, item) in keys.iter().zip(&input.entries) {
-            let meta = match (&item.entry, item.live_until) {
-                (Some(bytes), Some(live_until)) => {
-                    let size = if let LedgerKey::ContractCode(_) = key {
-                        let entry = LedgerEntry::from_xdr(bytes, Limits::none())?;
-                        self.cache_module(&entry, input.ledger.protocol_version)?;
-                        self.rent_size(&entry, bytes.len())?
-                    } else {
-                        bytes.len() as u32
-                    };
-                    Some(TtlLedgerEntryMeta { live_until_ledger: live_until, entry_size_for_rent: size })
-                }
-                _ => None,
-            };
-            encoded.push((item.entry.as_deref(), meta));
-        }
-
-        // one configuration for the whole call, whatever set_config does meanwhile
-        let config = self.config();
-        let budget = Budget::try_from_configs(
-            u64::from(resources.instructions),
-            u64::from(config.tx_memory_limit),
-            config.cpu_cost_params.clone(),
-            config.memory_cost_params.clone(),
-        )
-        .map_err(|e| anyhow!("{e:?}"))?;
-        let ledger_info = Self::ledger_info(&config, &input.ledger);
-        let mut diagnostics: Vec<DiagnosticEvent> = Vec::new();
-        let outcome = e2e_invoke::invoke_host_function(
-            &budget,
-            input.enable_diagnostics,
-            input.host_function.as_slice(),
-            input.resources.as_slice(),
-            &input.restored_rw_entry_indices,
-            input.source_account.as_slice(),
-            input.auth_entries.iter().map(|a| a.as_slice()),
-            ledger_info,
-            encoded.into_iter(),
-            input.prng_seed.as_slice(),
-            &mut diagnostics,
-            None,
-            Some(self.modules.clone()),
-        );
-        let mut out = InvokeOutput {
-            cpu_insns: budget.get_cpu_insns_consumed().unwrap_or(0),
-            mem_bytes: budget.get_mem_bytes_consumed().unwrap_or(0),
-            diagnostic_events: diagnostics.iter().map(xdr).collect::<Result<_>>()?,
-            ..Default::default()
-        };
-        let result = outcome.and_then(|r| r.encoded_invoke_result.map(|v| (v, r.ledger_changes, r.encoded_contract_events)));
-        match result {
-            Ok((value, changes, events)) => {
-                out.return_value = Some(value);
-                out.contract_events = events;
-                out.rent_fee = compute_rent_fee(
-                    &extract_rent_changes(&changes),
-                    &config.rent_fee_configuration,
-                    input.ledger.sequence,
-                );
-                for change in &changes {
-                    if !change.read_only {
-                        if let Some(new_value) = &change.encoded_new_value {
-                            out.modified_entries.push(new_value.clone());
-                        }
-                    }
-                    if let Some(ttl) = &change.ttl_change {
-                        if ttl.new_live_until_ledger > ttl.old_live_until_ledger {
-                            out.modified_entries.push(xdr(&LedgerEntry {
-                                last_modified_ledger_seq: 0,
-                                data: LedgerEntryData::Ttl(TtlEntry {
-                                    key_hash: Hash(ttl.key_hash.as_slice().try_into().context("TTL key hash")?),
-                                    live_until_ledger_seq: ttl.new_live_until_ledger,
-                                }),
-                                ext: LedgerEntryExt::V0,
-                            })?);
-                        }
-                    }
-                }
-            }
-            Err(e) => {
-                let internal = e.error.is_code(ScErrorCode::InternalError) && !e.error.is_type(ScErrorType::Contract);
-                out.failure = Some(if internal {
-                    Failure::Internal
-                } else if out.cpu_insns > u64::from(resources.instructions)
-                    || out.mem_bytes > u64::from(config.tx_memory_limit)
-                {
-                    Failure::ResourceLimitExceeded
-                } else {
-                    Failure::Trapped
-                });
-                out.error = Some(format!("{e:?}"));
-            }
-        }
-        Ok(out)
+        let line = self.line(input.ledger.protocol_version)?;
+        on_line!(line.as_ref(), a => a.invoke(input))
     }
 }

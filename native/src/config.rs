@@ -1,10 +1,12 @@
-//! Genesis network configuration: the ConfigSetting ledger entries a protocol-28 standalone network
-//! starts with. Values are the public testnet's settings for protocol 28 (stellar-core's
+//! Genesis network configuration: the ConfigSetting ledger entries a standalone network starts with.
+//! Values are the public testnet's settings for protocol 28 (stellar-core's
 //! `soroban-settings/testnet_settings_upgrade.json`); the entries that file does not carry (the
 //! state-size window, the eviction iterator and the CAP-77 freeze lists) are created the way core
-//! creates them for a fresh network.
+//! creates them for a fresh network. Protocol 29 changed no setting; protocol 30 adds the nine ML-DSA
+//! cost types (CAP-87), whose parameters a network started at 30 carries from genesis, with the
+//! values host 30 is calibrated with (the same ones an upgrade to 30 appends: `upgrade_cost_params`).
 
-use soroban_env_host::xdr::{
+use stellar_xdr::{
     ConfigSettingContractBandwidthV0, ConfigSettingContractComputeV0,
     ConfigSettingContractEventsV0, ConfigSettingContractExecutionLanesV0,
     ConfigSettingContractHistoricalDataV0, ConfigSettingContractLedgerCostExtV0,
@@ -45,25 +47,79 @@ const MEM_COST_PARAMS: [(i64, i64); 86] = [
     (312, 0), (0, 0), (0, 0), (0, 0), (0, 0), (73061, 229779),
 ];
 
+/// The ML-DSA cost types of protocol 30 (ContractCostType 86..=94: decoding verifying keys and
+/// signatures of ML-DSA-44/65/87, then verifying), (cpu, mem) as (constTerm, linearTerm) each, as
+/// soroban-env-host 30.0.0's budget defaults (budget.rs) give them.
+const ML_DSA_COST_PARAMS: [((i64, i64), (i64, i64)); 9] = [
+    ((849_110, 0), (24_656, 0)), ((1_505_271, 0), (43_088, 0)), ((2_625_760, 0), (73_808, 0)),
+    ((37_888, 0), (4_104, 0)), ((47_691, 0), (5_128, 0)), ((66_346, 0), (7_176, 0)),
+    ((685_165, 6_103), (0, 0)), ((983_619, 6_103), (0, 0)), ((1_437_210, 6_102), (0, 0)),
+];
+
+/// The first protocol with the ML-DSA cost types.
+const ML_DSA_PROTOCOL: u32 = 30;
+
 const STATE_SIZE_WINDOW_SAMPLES: usize = 30;
 const STARTING_EVICTION_SCAN_LEVEL: u32 = 7;
 
-fn cost_params(table: &[(i64, i64)]) -> ContractCostParams {
+fn cost_params(table: impl IntoIterator<Item = (i64, i64)>) -> ContractCostParams {
     let entries: Vec<ContractCostParamEntry> = table
-        .iter()
-        .map(|&(const_term, linear_term)| ContractCostParamEntry {
+        .into_iter()
+        .map(|(const_term, linear_term)| ContractCostParamEntry {
             ext: ExtensionPoint::V0,
             const_term,
             linear_term,
         })
         .collect();
-    ContractCostParams(entries.try_into().expect("86 cost params fit the XDR bound"))
+    ContractCostParams(entries.try_into().expect("the cost params fit the XDR bound"))
 }
 
-/// Every ConfigSettingEntry of a fresh protocol-28 network, in ConfigSettingId order (0..=20).
-pub fn genesis_config_settings() -> Vec<ConfigSettingEntry> {
-    debug_assert_eq!(CPU_COST_PARAMS.len(), ContractCostType::VARIANTS.len());
-    debug_assert_eq!(MEM_COST_PARAMS.len(), ContractCostType::VARIANTS.len());
+/// (cpu, mem) cost parameters of a network at `protocol`: one entry per cost type it has.
+fn cost_tables(protocol: u32) -> (Vec<(i64, i64)>, Vec<(i64, i64)>) {
+    let mut cpu = CPU_COST_PARAMS.to_vec();
+    let mut mem = MEM_COST_PARAMS.to_vec();
+    if protocol >= ML_DSA_PROTOCOL {
+        cpu.extend(ML_DSA_COST_PARAMS.iter().map(|(c, _)| *c));
+        mem.extend(ML_DSA_COST_PARAMS.iter().map(|(_, m)| *m));
+        // the newest XDR's cost types are exactly these
+        debug_assert_eq!(cpu.len(), ContractCostType::VARIANTS.len());
+    }
+    (cpu, mem)
+}
+
+/// The ConfigSetting entries a protocol upgrade changes, given the network's entries before it: the
+/// cost parameters of the cost types `to_protocol` adds, appended to both ContractCostParams (as
+/// core does at each upgrade that adds cost types; it keeps the values a network already has).
+/// Empty when the upgrade adds none.
+pub fn protocol_upgrade_changes(entries: &[LedgerEntry], to_protocol: u32) -> Vec<LedgerEntry> {
+    let (cpu_to, mem_to) = cost_tables(to_protocol);
+    let mut changed = Vec::new();
+    for entry in entries {
+        let LedgerEntryData::ConfigSetting(setting) = &entry.data else { continue };
+        let (params, table, is_cpu) = match setting {
+            ConfigSettingEntry::ContractCostParamsCpuInstructions(p) => (p, &cpu_to, true),
+            ConfigSettingEntry::ContractCostParamsMemoryBytes(p) => (p, &mem_to, false),
+            _ => continue,
+        };
+        if params.0.len() >= table.len() {
+            continue;
+        }
+        let mut all: Vec<(i64, i64)> = params.0.iter().map(|e| (e.const_term, e.linear_term)).collect();
+        all.extend_from_slice(&table[params.0.len()..]);
+        let upgraded = cost_params(all);
+        let setting = if is_cpu {
+            ConfigSettingEntry::ContractCostParamsCpuInstructions(upgraded)
+        } else {
+            ConfigSettingEntry::ContractCostParamsMemoryBytes(upgraded)
+        };
+        changed.push(LedgerEntry { data: LedgerEntryData::ConfigSetting(setting), ..entry.clone() });
+    }
+    changed
+}
+
+/// Every ConfigSettingEntry of a fresh network at `protocol`, in ConfigSettingId order (0..=20).
+pub fn genesis_config_settings(protocol: u32) -> Vec<ConfigSettingEntry> {
+    let (cpu, mem) = cost_tables(protocol);
     let empty_keys = || VecM::default();
     vec![
         ConfigSettingEntry::ContractMaxSizeBytes(131_072),
@@ -102,8 +158,8 @@ pub fn genesis_config_settings() -> Vec<ConfigSettingEntry> {
             tx_max_size_bytes: 132_096,
             fee_tx_size1_kb: 406,
         }),
-        ConfigSettingEntry::ContractCostParamsCpuInstructions(cost_params(&CPU_COST_PARAMS)),
-        ConfigSettingEntry::ContractCostParamsMemoryBytes(cost_params(&MEM_COST_PARAMS)),
+        ConfigSettingEntry::ContractCostParamsCpuInstructions(cost_params(cpu)),
+        ConfigSettingEntry::ContractCostParamsMemoryBytes(cost_params(mem)),
         ConfigSettingEntry::ContractDataKeySizeBytes(250),
         ConfigSettingEntry::ContractDataEntrySizeBytes(65_536),
         ConfigSettingEntry::StateArchival(StateArchivalSettings {
@@ -157,9 +213,10 @@ pub fn genesis_config_settings() -> Vec<ConfigSettingEntry> {
     ]
 }
 
-/// The genesis ConfigSetting entries as LedgerEntries last modified in `last_modified_ledger_seq`.
-pub fn genesis_config_ledger_entries(last_modified_ledger_seq: u32) -> Vec<LedgerEntry> {
-    genesis_config_settings()
+/// The genesis ConfigSetting entries of a network at `protocol` as LedgerEntries last modified in
+/// `last_modified_ledger_seq`.
+pub fn genesis_config_ledger_entries(protocol: u32, last_modified_ledger_seq: u32) -> Vec<LedgerEntry> {
+    genesis_config_settings(protocol)
         .into_iter()
         .map(|setting| LedgerEntry {
             last_modified_ledger_seq,

@@ -22,6 +22,7 @@ mod apply;
 mod chain;
 mod config;
 mod ingest;
+mod protocols;
 mod runner;
 mod simulate;
 mod store;
@@ -31,7 +32,7 @@ use base64::Engine;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use simulate::{Common, LedgerParams, OpInput, SimulationOutput};
-use soroban_env_host::xdr::{Limits, WriteXdr};
+use stellar_xdr::{Limits, ReadXdr, WriteXdr};
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -336,17 +337,38 @@ pub fn bench_simulate_invoke(request: SimulateInvokeRequest, iterations: u32) ->
     Ok(AsyncTask::new(BenchInvokeTask(Some(invoke_request(request)?), iterations)))
 }
 
-/// The ConfigSetting LedgerEntries (XDR) a protocol-28 network starts with, the public testnet's
-/// values, in ConfigSettingId order (ids 0..=20).
+/// The ConfigSetting LedgerEntries (XDR) a network at `protocol` (default: protocols::DEFAULT)
+/// starts with, the public testnet's values, in ConfigSettingId order (ids 0..=20).
 #[napi]
-pub fn genesis_config_setting_entries(last_modified_ledger_seq: Option<u32>) -> Result<Vec<Buffer>> {
-    config::genesis_config_ledger_entries(last_modified_ledger_seq.unwrap_or(1))
+pub fn genesis_config_setting_entries(last_modified_ledger_seq: Option<u32>, protocol: Option<u32>) -> Result<Vec<Buffer>> {
+    let protocol = protocol.unwrap_or(protocols::DEFAULT);
+    if !protocols::SUPPORTED.contains(&protocol) {
+        return Err(Error::from_reason(format!("protocol {protocol} is not one this build runs ({})", protocols::describe())));
+    }
+    config::genesis_config_ledger_entries(protocol, last_modified_ledger_seq.unwrap_or(1))
         .iter()
         .map(|e| {
             e.to_xdr(Limits::none())
                 .map(Buffer::from)
                 .map_err(|err| Error::from_reason(err.to_string()))
         })
+        .collect()
+}
+
+/// The ConfigSetting LedgerEntries (XDR) an upgrade to `toProtocol` changes, given the network's
+/// ConfigSetting entries before it (config.rs's protocol_upgrade_changes); empty when none change.
+#[napi]
+pub fn protocol_upgrade_config_entries(config_entries: Vec<Buffer>, to_protocol: u32) -> Result<Vec<Buffer>> {
+    if !protocols::SUPPORTED.contains(&to_protocol) {
+        return Err(Error::from_reason(format!("protocol {to_protocol} is not one this build runs ({})", protocols::describe())));
+    }
+    let entries = config_entries
+        .iter()
+        .map(|b| stellar_xdr::LedgerEntry::from_xdr(b.as_ref(), Limits::none()).map_err(|e| Error::from_reason(format!("cannot decode a ConfigSetting entry: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    config::protocol_upgrade_changes(&entries, to_protocol)
+        .iter()
+        .map(|e| e.to_xdr(Limits::none()).map(Buffer::from).map_err(|err| Error::from_reason(err.to_string())))
         .collect()
 }
 
@@ -376,23 +398,31 @@ pub fn close_database(db_path: Option<String>) {
 
 #[napi(object)]
 pub struct HostInfo {
-    /// The ledger protocol apply runs (the current host line's).
+    /// The newest ledger protocol this build runs.
     pub protocol_version: u32,
-    /// The ledger protocols simulation runs, oldest first (the previous and the current line).
+    /// The protocol a new standalone network runs unless told otherwise.
+    pub default_protocol: u32,
+    /// The ledger protocols apply and simulation run, oldest first: one host line each.
+    pub protocols: Vec<u32>,
+    /// The same (simulation runs every line apply does).
     pub simulation_protocols: Vec<u32>,
+    /// The host crate of each line, oldest first ("28.0.2, 29.0.2, 30.0.0").
     pub soroban_env_host_version: String,
+    /// The XDR the addon reads and writes (the newest line's).
     pub stellar_xdr_version: String,
     pub addon_version: String,
 }
 
 #[napi]
 pub fn host_info() -> HostInfo {
-    let v = &soroban_env_host::VERSION;
+    let lines = [&soroban_env_host_p28::VERSION.pkg, &soroban_env_host_p29::VERSION.pkg, &soroban_env_host_p30::VERSION.pkg];
     HostInfo {
-        protocol_version: v.interface.protocol,
+        protocol_version: protocols::SUPPORTED[protocols::SUPPORTED.len() - 1],
+        default_protocol: protocols::DEFAULT,
+        protocols: protocols::SUPPORTED.to_vec(),
         simulation_protocols: simulate::SUPPORTED_PROTOCOLS.to_vec(),
-        soroban_env_host_version: v.pkg.to_string(),
-        stellar_xdr_version: v.xdr.pkg.to_string(),
+        soroban_env_host_version: lines.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "),
+        stellar_xdr_version: soroban_env_host_p30::VERSION.xdr.pkg.to_string(),
         addon_version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }
@@ -540,19 +570,20 @@ pub struct SorobanApplier {
 
 #[napi]
 impl SorobanApplier {
-    /// `configEntries`: the network's ConfigSetting LedgerEntries (XDR).
+    /// `configEntries`: the network's ConfigSetting LedgerEntries (XDR); `protocol`: the one it runs.
     #[napi(constructor)]
-    pub fn new(config_entries: Vec<Buffer>) -> Result<Self> {
+    pub fn new(config_entries: Vec<Buffer>, protocol: u32) -> Result<Self> {
         let entries: Vec<Vec<u8>> = config_entries.iter().map(|b| b.to_vec()).collect();
-        let inner = apply::Applier::new(&entries).map_err(|e| Error::from_reason(simulate::render_error(&e)))?;
+        let inner = apply::Applier::new(&entries, protocol).map_err(|e| Error::from_reason(simulate::render_error(&e)))?;
         Ok(Self { inner: std::sync::Arc::new(inner) })
     }
 
-    /// Takes the network's ConfigSetting entries (XDR) as they are now; the module cache stays.
+    /// Takes the network's ConfigSetting entries (XDR) as they are now, and the protocol it now runs;
+    /// the module caches stay.
     #[napi]
-    pub fn set_config(&self, config_entries: Vec<Buffer>) -> Result<()> {
+    pub fn set_config(&self, config_entries: Vec<Buffer>, protocol: u32) -> Result<()> {
         let entries: Vec<Vec<u8>> = config_entries.iter().map(|b| b.to_vec()).collect();
-        self.inner.set_config(&entries).map_err(|e| Error::from_reason(simulate::render_error(&e)))
+        self.inner.set_config(&entries, protocol).map_err(|e| Error::from_reason(simulate::render_error(&e)))
     }
 
     /// Runs an InvokeHostFunction operation (synchronously, on a big-stack host thread). Throws
@@ -614,7 +645,7 @@ impl SorobanApplier {
 
     /// Rent for extending or restoring entries, in stroops.
     #[napi]
-    pub fn rent_fee(&self, changes: Vec<RentChangeInput>, ledger_seq: u32) -> i64 {
+    pub fn rent_fee(&self, changes: Vec<RentChangeInput>, ledger_seq: u32) -> Result<i64> {
         let changes: Vec<apply::RentChange> = changes
             .into_iter()
             .map(|c| apply::RentChange {
@@ -626,13 +657,13 @@ impl SorobanApplier {
                 new_live_until_ledger: c.new_live_until_ledger,
             })
             .collect();
-        self.inner.rent_fee(&changes, ledger_seq)
+        self.inner.rent_fee(&changes, ledger_seq).map_err(|e| Error::from_reason(simulate::render_error(&e)))
     }
 
     /// The resource fee of a resource use, split as core charges it.
     #[napi]
-    pub fn resource_fee(&self, r: ResourcesInput) -> ResourceFee {
-        let (non_refundable, refundable) = self.inner.resource_fee(&soroban_env_host::fees::TransactionResources {
+    pub fn resource_fee(&self, r: ResourcesInput) -> Result<ResourceFee> {
+        let (non_refundable, refundable) = self.inner.resource_fee(&apply::Resources {
             instructions: r.instructions,
             disk_read_entries: r.disk_read_entries,
             write_entries: r.write_entries,
@@ -640,7 +671,7 @@ impl SorobanApplier {
             write_bytes: r.write_bytes,
             contract_events_size_bytes: r.contract_events_size_bytes,
             transaction_size_bytes: r.transaction_size_bytes,
-        });
-        ResourceFee { non_refundable, refundable }
+        }).map_err(|e| Error::from_reason(simulate::render_error(&e)))?;
+        Ok(ResourceFee { non_refundable, refundable })
     }
 }

@@ -2,13 +2,12 @@
 //! after what simulateTransaction answers. Plain Rust in and out (no Node-API types): `lib.rs`
 //! converts at the boundary, and its in-Rust benchmark (benchSimulateInvoke) calls the same code.
 //!
-//! A host runs exactly one ledger protocol, and a followed network's latest ledger may still be at
-//! the previous protocol around an upgrade. So, like the reference server, simulation carries two
-//! host lines, the current one (which apply also runs) and the previous one, and picks by the
-//! protocol of the ledger it runs against. Both lines compile the same source, `simulate/line.rs`
-//! and `simulate/storage.rs`, each inside a module that binds its own crates to `host` and
-//! `simulation`. Between a line and this module only plain Rust and XDR bytes pass, so the two
-//! lines' XDR types never meet.
+//! A host runs exactly one ledger protocol, and a network moves from one to the next at an upgrade.
+//! So, like the reference server (which links the current and the previous protocol's), simulation
+//! carries a host line per protocol of `protocols.rs` and picks by the protocol of the ledger it
+//! runs against. Every line compiles the same source, `simulate/line.rs` and `simulate/storage.rs`,
+//! inside a module that binds its own crates to `host` and `simulation`. Between a line and this
+//! module only plain Rust and XDR bytes pass, so the lines' XDR types never meet.
 //!
 //! Every failure becomes `error` text; nothing here returns `Err` to the caller. Host errors are
 //! rendered through anyhow's `{:?}` (which prints the HostError's own text, event log included),
@@ -20,11 +19,11 @@ use anyhow::{bail, Result};
 use std::rc::Rc;
 use std::str::FromStr;
 
-/// The current host line: the protocol the standalone network runs.
-#[path = "simulate"] // both lines compile the files in src/simulate/
-mod curr {
-    use soroban_env_host as host;
-    use soroban_simulation as simulation;
+/// One host line per protocol of `protocols.rs`; every line compiles the files in src/simulate/.
+#[path = "simulate"]
+mod p28 {
+    use soroban_env_host_p28 as host;
+    use soroban_simulation_p28 as simulation;
 
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
     mod impersonation;
@@ -32,11 +31,10 @@ mod curr {
     mod storage;
 }
 
-/// The previous host line, for followed networks not yet upgraded.
-#[path = "simulate"] // both lines compile the files in src/simulate/
-mod prev {
-    use soroban_env_host_prev as host;
-    use soroban_simulation_prev as simulation;
+#[path = "simulate"]
+mod p29 {
+    use soroban_env_host_p29 as host;
+    use soroban_simulation_p29 as simulation;
 
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
     mod impersonation;
@@ -44,11 +42,23 @@ mod prev {
     mod storage;
 }
 
-// A host upgrade that forgets the previous line would leave a gap (or a duplicate) here.
-const _: () = assert!(prev::PROTOCOL + 1 == curr::PROTOCOL);
+#[path = "simulate"]
+mod p30 {
+    use soroban_env_host_p30 as host;
+    use soroban_simulation_p30 as simulation;
+
+    pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
+    mod impersonation;
+    pub mod line;
+    mod storage;
+}
+
+// Each module runs the protocol it is named for, and the lines are the ones protocols.rs lists.
+const _: () = assert!(p28::PROTOCOL == 28 && p29::PROTOCOL == 29 && p30::PROTOCOL == 30);
+const _: () = assert!(crate::protocols::eq(&crate::protocols::SUPPORTED, &[p28::PROTOCOL, p29::PROTOCOL, p30::PROTOCOL]));
 
 /// The ledger protocols simulation runs, oldest first.
-pub const SUPPORTED_PROTOCOLS: [u32; 2] = [prev::PROTOCOL, curr::PROTOCOL];
+pub const SUPPORTED_PROTOCOLS: [u32; 3] = crate::protocols::SUPPORTED;
 
 /// Ledger values the host runs with. When a request carries none, the latest stored ledger's are
 /// used (read in the same snapshot as the state, so they always agree).
@@ -243,14 +253,16 @@ fn open_ledger(common: &Common) -> Result<(Rc<Snapshot>, LedgerContext)> {
 
 #[derive(Clone, Copy)]
 enum Line {
-    Current,
-    Previous,
+    P28,
+    P29,
+    P30,
 }
 
 fn line_for(protocol: u32) -> Option<Line> {
     match protocol {
-        p if p == curr::PROTOCOL => Some(Line::Current),
-        p if p == prev::PROTOCOL => Some(Line::Previous),
+        p if p == p28::PROTOCOL => Some(Line::P28),
+        p if p == p29::PROTOCOL => Some(Line::P29),
+        p if p == p30::PROTOCOL => Some(Line::P30),
         _ => None,
     }
 }
@@ -267,9 +279,8 @@ fn on_line_of_ledger(
     };
     let protocol = ledger.params.protocol_version;
     let Some(line) = line_for(protocol) else {
-        let [oldest, newest] = SUPPORTED_PROTOCOLS;
         return SimulationOutput::failed(
-            format!("unsupported protocol version: {protocol} (this build simulates protocols {oldest} and {newest})"),
+            format!("unsupported protocol version: {protocol} (this build simulates {})", crate::protocols::describe()),
             ledger.params.sequence,
         );
     };
@@ -280,8 +291,9 @@ fn on_line_of_ledger(
 /// Simulates an InvokeHostFunction operation.
 pub fn simulate_invoke(req: &InvokeRequest) -> SimulationOutput {
     on_line_of_ledger(&req.common, |line, snapshot, ledger| match line {
-        Line::Current => curr::line::simulate_invoke(req, snapshot, ledger),
-        Line::Previous => prev::line::simulate_invoke(req, snapshot, ledger),
+        Line::P28 => p28::line::simulate_invoke(req, snapshot, ledger),
+        Line::P29 => p29::line::simulate_invoke(req, snapshot, ledger),
+        Line::P30 => p30::line::simulate_invoke(req, snapshot, ledger),
     })
 }
 
@@ -295,7 +307,8 @@ pub struct FootprintRequest {
 /// first) or RestoreFootprint.
 pub fn simulate_footprint(req: &FootprintRequest) -> SimulationOutput {
     on_line_of_ledger(&req.common, |line, snapshot, ledger| match line {
-        Line::Current => curr::line::simulate_footprint(req, snapshot, ledger),
-        Line::Previous => prev::line::simulate_footprint(req, snapshot, ledger),
+        Line::P28 => p28::line::simulate_footprint(req, snapshot, ledger),
+        Line::P29 => p29::line::simulate_footprint(req, snapshot, ledger),
+        Line::P30 => p30::line::simulate_footprint(req, snapshot, ledger),
     })
 }

@@ -22,7 +22,7 @@
 
 use anyhow::{bail, Context, Result};
 use rusqlite::{ffi, Connection, OpenFlags, OptionalExtension};
-use soroban_env_host::xdr::{LedgerHeaderHistoryEntry, Limits, ReadXdr};
+use stellar_xdr::{LedgerHeaderHistoryEntry, Limits, ReadXdr};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::os::raw::{c_char, c_int};

@@ -76,9 +76,13 @@ export interface NativeSimulationResult {
 }
 
 export interface NativeHostInfo {
-  /** The protocol apply runs (the current host line's). */
+  /** The newest protocol this build runs. */
   protocolVersion: number;
-  /** The protocols simulation runs, oldest first: the previous host line's and the current one's. */
+  /** The protocol a new standalone network runs unless told otherwise. */
+  defaultProtocol: number;
+  /** The protocols apply and simulation run, oldest first: one host line each (native/src/protocols.rs). */
+  protocols: number[];
+  /** The same: simulation runs every line apply does. */
   simulationProtocols: number[];
   sorobanEnvHostVersion: string;
   stellarXdrVersion: string;
@@ -153,7 +157,7 @@ export interface ResourceUse {
 export interface NativeSorobanApplier {
   invoke(request: InvokeApplyRequest): InvokeApplyResult;
   /** Takes the network's ConfigSetting entries as they are now (the module cache stays). */
-  setConfig(configEntries: Uint8Array[]): void;
+  setConfig(configEntries: Uint8Array[], protocol: number): void;
   entrySizeForRent(entry: Uint8Array): number;
   rentFee(changes: RentChange[], ledgerSeq: number): number;
   resourceFee(use: ResourceUse): { nonRefundable: number; refundable: number };
@@ -187,11 +191,15 @@ export interface NativeLedgerRows {
 }
 
 export interface NativeAddon {
-  SorobanApplier: new (configEntries: Uint8Array[]) => NativeSorobanApplier;
+  /** `protocol`: the one the network runs (its latest ledger's); each ledger runs on its own protocol's host line. */
+  SorobanApplier: new (configEntries: Uint8Array[], protocol: number) => NativeSorobanApplier;
   simulateInvoke(request: NativeSimulateInvokeRequest): Promise<NativeSimulationResult>;
   simulateFootprint(request: NativeSimulateFootprintRequest): Promise<NativeSimulationResult>;
   benchSimulateInvoke(request: NativeSimulateInvokeRequest, iterations: number): Promise<number[]>;
-  genesisConfigSettingEntries(lastModifiedLedgerSeq?: number): Buffer[];
+  /** A fresh network's ConfigSetting entries at `protocol` (default: the addon's default protocol). */
+  genesisConfigSettingEntries(lastModifiedLedgerSeq?: number, protocol?: number): Buffer[];
+  /** The ConfigSetting entries an upgrade to `toProtocol` changes (new cost types' parameters appended). */
+  protocolUpgradeConfigEntries(configEntries: Uint8Array[], toProtocol: number): Buffer[];
   closeDatabase(dbPath?: string): void;
   /** glibc malloc_trim(0): the C heap's free pages back to the OS; false elsewhere. */
   trimCHeap(): boolean;

@@ -21,6 +21,7 @@ import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, type ClosedLedger, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { isCheckpointLedger } from '../archive/historyArchiveState.ts';
 import { checkpointBucketListHash, commitToBucketList } from './checkpointCommitment.ts';
+import { PROTOCOL_VERSION } from '../ledger/genesis.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
@@ -147,7 +148,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
     }
     const config = this.loadSorobanConfig();
     if (!config) return undefined;
-    return { config, host: new (loadNative().SorobanApplier)(config.entries) };
+    return { config, host: new (loadNative().SorobanApplier)(config.entries, this.protocolVersion()) };
+  }
+
+  /** The protocol the network runs now: its latest ledger's (a new network's genesis sets it). */
+  private protocolVersion(): number {
+    return this.store.latestLedger()?.protocolVersion ?? PROTOCOL_VERSION;
   }
 
   private loadSorobanConfig() {
@@ -157,7 +163,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private refreshSorobanConfig(soroban: SorobanEnv): void {
     const config = this.loadSorobanConfig();
     if (!config) return;
-    soroban.host.setConfig(config.entries);
+    soroban.host.setConfig(config.entries, this.protocolVersion());
     this.soroban = { ...soroban, config };
   }
 

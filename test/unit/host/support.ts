@@ -9,7 +9,7 @@ import { ledgerKeyOf, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
 import {
   encodeLedgerEntry, encodeLedgerKey, sha256, toBase64, type AccountId, type LedgerEntry, type LedgerKey, type ScVal,
 } from '../../../src/xdr/codec.ts';
-import { genesisConfigSettingEntries } from '../../../src/host/index.ts';
+import { genesisConfigSettingEntries, hostInfo } from '../../../src/host/index.ts';
 
 export const PASSPHRASE = 'Standalone Network ; February 2017';
 export const PROTOCOL = 28;
@@ -294,7 +294,9 @@ export function createTestDb(protocol = PROTOCOL): TestDb {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const config = genesisConfigSettingEntries(1).map((b) => xdr.LedgerEntry.schema.decode(b));
+  // a protocol no line runs (a test of the refusal) gets the default protocol's settings
+  const settingsProtocol = hostInfo().protocols.includes(protocol) ? protocol : undefined;
+  const config = genesisConfigSettingEntries(1, settingsProtocol).map((b) => xdr.LedgerEntry.schema.decode(b));
   db.closeLedger([...config, account(rootAccount)]);
   return db;
 }

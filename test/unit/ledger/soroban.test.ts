@@ -20,7 +20,7 @@ const CONTRACT = 'CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE';
 function env(): SorobanEnv {
   const entries = new Map(genesisConfigSettings().map((e) => [keyId(ledgerKeyOf(e.data)), e]));
   const config = loadSorobanNetworkConfig((key) => entries.get(keyId(key)))!;
-  return { config, host: new (loadNative().SorobanApplier)(config.entries) };
+  return { config, host: new (loadNative().SorobanApplier)(config.entries, 28) };
 }
 
 /** `fee` is the envelope's whole fee (resource fee included). */

@@ -41,6 +41,8 @@ export interface Config {
   /** Genesis overrides of the network's StateArchival minimum TTLs (ledgers); 0 keeps testnet's. */
   minPersistentTtl: number;
   minTemporaryTtl: number;
+  /** Genesis: the ledger protocol of a new standalone network (src/ledger/protocols.ts); 0 = the default. */
+  protocol: number;
   /** Genesis: the Soroban limits (testnet's, or Quickstart's unlimited ones). */
   limits: LimitsPreset;
   /** Genesis: pre-funded test accounts (SEP-5 keys of a public mnemonic), listed at start. */
@@ -171,6 +173,7 @@ export const defaultConfig: Config = {
   friendbotRateLimitWindow: 60,
   minPersistentTtl: 0,
   minTemporaryTtl: 0,
+  protocol: 0,
   limits: 'testnet',
   accounts: 10,
   loadState: '',

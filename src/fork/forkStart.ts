@@ -7,7 +7,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { isFollower, type Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
-import { PROTOCOL_VERSION, genesisConfigSettings, type GenesisBase } from '../ledger/genesis.ts';
+import { genesisConfigSettings, type GenesisBase } from '../ledger/genesis.ts';
+import { DEFAULT_PROTOCOL, protocolProblem } from '../ledger/protocols.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { encodeLedgerKey, toBase64, type LedgerEntry } from '../xdr/codec.ts';
 import { ConfigSettingId, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
@@ -81,9 +82,9 @@ export async function prepareFork(store: Store, config: Config, remoteOpts?: Con
     }
     const ledger = await remote.getLedger(at);
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from(ledger.headerXdr, 'base64')).header;
-    if (header.ledgerVersion > PROTOCOL_VERSION) {
-      throw new ForkStartError(`--fork-url ${config.forkUrl} runs protocol ${header.ledgerVersion}; this node runs protocol ${PROTOCOL_VERSION}`);
-    }
+    // an older network is forked at the oldest protocol this node runs (its ledgers go on at that one)
+    const problem = header.ledgerVersion > DEFAULT_PROTOCOL ? protocolProblem(header.ledgerVersion) : undefined;
+    if (problem) throw new ForkStartError(`--fork-url ${config.forkUrl} runs protocol ${header.ledgerVersion}: ${problem}`);
     const settings = await remoteConfigSettings(remote, config.forkLedger || undefined);
     return forkGenesis(config.forkUrl, header, settings, config.forkLedger > 0);
   } catch (e) {
@@ -145,7 +146,7 @@ function forkGenesis(forkUrl: string, header: xdr.LedgerHeaderWire, settings: Le
     forkUrl,
     pinned,
     ledgerSeq: seq,
-    ledgerVersion: PROTOCOL_VERSION,
+    ledgerVersion: Math.max(header.ledgerVersion, DEFAULT_PROTOCOL),
     baseReserve: header.baseReserve,
     idPool: header.idPool,
     closeTime: header.scpValue.closeTime,

@@ -7,12 +7,12 @@ import { raiseToUnlimited, type LimitsPreset } from './soroban/limitsPresets.ts'
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';
 import { headerHash } from './header.ts';
 import { emptyTxSet } from './txSet.ts';
+import { DEFAULT_PROTOCOL } from './protocols.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';
 
 export const TOTAL_COINS = 1_000_000_000_000_000_000n; // stroops
 export const BASE_FEE = 100;
 export const BASE_RESERVE = 5_000_000;                    // 0.5 XLM, what quickstart and the public networks use
-export const PROTOCOL_VERSION = 28;                       // the protocol of the Soroban host line we run
 
 export interface Genesis {
   meta: xdr.LedgerCloseMetaWire;
@@ -21,11 +21,11 @@ export interface Genesis {
 }
 
 /**
- * The Soroban network configuration (ConfigSetting entries) a fresh network starts with: the public
- * testnet's values for our protocol, built by the host addon from the host's own XDR types.
+ * The Soroban network configuration (ConfigSetting entries) a fresh network at `protocol` starts
+ * with: the public testnet's values, built by the host addon from the host's own XDR types.
  */
-export function genesisConfigSettings(archival: ArchivalOverrides = {}, limits: LimitsPreset = 'testnet'): LedgerEntry[] {
-  return loadNative().genesisConfigSettingEntries(1).map((bytes) => {
+export function genesisConfigSettings(archival: ArchivalOverrides = {}, limits: LimitsPreset = 'testnet', protocol = DEFAULT_PROTOCOL): LedgerEntry[] {
+  return loadNative().genesisConfigSettingEntries(1, protocol).map((bytes) => {
     const entry = xdr.LedgerEntry.schema.decode(bytes);
     if (entry.data.type === 8 && limits === 'unlimited') raiseToUnlimited(entry.data.configSetting);
     if (entry.data.type === 8 && entry.data.configSetting.configSettingID === 10) {
@@ -49,6 +49,8 @@ export interface GenesisOptions {
   archival?: ArchivalOverrides;
   /** The Soroban limits (default: testnet's). */
   limits?: LimitsPreset;
+  /** The ledger protocol (default DEFAULT_PROTOCOL); a snapshot or fork genesis (`from`) brings its own. */
+  protocol?: number;
   /** Accounts funded from the root's lumens. */
   accounts?: readonly GenesisAccount[];
   /** A snapshot to continue (--load-state). */
@@ -92,7 +94,7 @@ export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Gene
   const zero = new Uint8Array(32);
   const txSet = emptyTxSet(zero);
   const header: xdr.LedgerHeaderWire = {
-    ledgerVersion: opts.from?.ledgerVersion ?? PROTOCOL_VERSION,
+    ledgerVersion: opts.from?.ledgerVersion ?? opts.protocol ?? DEFAULT_PROTOCOL,
     previousLedgerHash: zero,
     scpValue: { txSetHash: sha256(xdr.GeneralizedTransactionSet.schema.encode(txSet)), closeTime: opts.closeTime, upgrades: [], ext: { v: 0 } },
     txSetResultHash: sha256(xdr.TransactionResultSet.schema.encode({ results: [] })),
@@ -115,6 +117,6 @@ export function genesisLedger(networkId: Uint8Array, opts: GenesisOptions): Gene
       txProcessing: [], upgradesProcessing: [], scpInfo: [], totalByteSizeOfLiveSorobanState: 0n, evictedKeys: [],
     },
   };
-  const entries = [rootEntry, ...accountEntries, ...(nativeAvailable() ? genesisConfigSettings(opts.archival, opts.limits) : [])];
+  const entries = [rootEntry, ...accountEntries, ...(nativeAvailable() ? genesisConfigSettings(opts.archival, opts.limits, opts.from?.ledgerVersion ?? opts.protocol ?? DEFAULT_PROTOCOL) : [])];
   return { meta, entries: opts.from ? opts.from.entries(entries) : entries };
 }

@@ -30,4 +30,8 @@ export function noteGenesisSettings(store: Store, config: Config, log: Logger): 
   if (created !== undefined && created !== config.limits) {
     log.warn({ created, asked: config.limits }, `--limits ${config.limits} is ignored: this network was created with "${created}" limits and keeps its stored settings (change them with lumen_upgradeConfig)`);
   }
+  const runs = store.latestLedger()?.protocolVersion;
+  if (config.protocol && runs !== undefined && runs !== config.protocol) {
+    log.warn({ runs, asked: config.protocol }, `--protocol ${config.protocol} is ignored: this network runs protocol ${runs} (a network's protocol changes only by an upgrade: lumen_upgradeProtocol)`);
+  }
 }

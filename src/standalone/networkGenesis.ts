@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
-import { genesisLedger, PROTOCOL_VERSION } from '../ledger/genesis.ts';
+import { genesisLedger } from '../ledger/genesis.ts';
+import { DEFAULT_PROTOCOL, protocolProblem } from '../ledger/protocols.ts';
 import { encodeLedgerEntry, encodeLedgerKey } from '../xdr/codec.ts';
 import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { markResolved } from '../fork/forkedState.ts';
@@ -29,14 +30,17 @@ export interface GenesisInput {
 export function createGenesis({ writer, config, networkId, log, nextCloseTime, snapshot, fork }: GenesisInput): void {
   const { store } = writer;
   const archival = { minPersistentTtl: config.minPersistentTtl, minTemporaryTtl: config.minTemporaryTtl };
+  const protocol = config.protocol || DEFAULT_PROTOCOL;
+  const problem = protocolProblem(protocol);
+  if (problem) throw new Error(`--protocol ${protocol}: ${problem}`);
   // --load-state: the genesis is the snapshot's ledger, holding its state (src/standalone/ledgerSnapshot.ts);
   // --fork-url: the remote's latest ledger, holding its settings and the local root (src/fork/forkStart.ts)
   const from = snapshot
-    ? genesisFromSnapshot(snapshot, { networkId, passphrase: config.networkPassphrase, protocolVersion: PROTOCOL_VERSION, archival })
+    ? genesisFromSnapshot(snapshot, { networkId, passphrase: config.networkPassphrase, protocolVersion: protocol, archival })
     : fork;
   const genesis = genesisLedger(networkId, {
     closeTime: nextCloseTime(from?.closeTime ?? 0n), maxTxSetSize: config.maxTxSetSize, archival, from,
-    limits: config.limits, accounts: genesisTestAccounts(config),
+    limits: config.limits, accounts: genesisTestAccounts(config), protocol,
   });
   if (fork) {
     // before the genesis is stored: a database with ledgers and no fork URL is not a fork

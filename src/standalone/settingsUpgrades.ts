@@ -10,6 +10,8 @@ import { configSettingKey } from '../xdr/ledgerKeys.ts';
 import type { LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import type { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import { decodeBase64Std } from '../xdr/codec.ts';
+import { protocolProblem } from '../ledger/protocols.ts';
+import { loadNative } from '../host/native.ts';
 
 /** A setting that cannot be changed as asked; the message says why. */
 export class SettingsError extends Error {}
@@ -234,6 +236,35 @@ export function headerUpgradeStep(kind: 'baseFee' | 'baseReserve' | 'maxTxSetSiz
   const upgrade: xdr.LedgerUpgradeWire = kind === 'baseFee' ? { type: 2, newBaseFee: value }
     : kind === 'baseReserve' ? { type: 4, newBaseReserve: value } : { type: 3, newMaxTxSetSize: value };
   return { upgrade, apply(_ltx, header) { header[kind] = value; } };
+}
+
+/**
+ * A LEDGER_UPGRADE_VERSION to `protocol`, as a network votes one in: the ledger that carries it is
+ * closed at the old protocol and says the new one in its header; from the next ledger on, the
+ * network runs the new protocol's host line. The configuration changes the new protocol brings are
+ * made in the same upgrade, as core makes them (the cost parameters of the cost types it adds,
+ * appended: the host addon knows them). Refused for a protocol that is not newer, or that this
+ * build does not run.
+ */
+export function protocolUpgradeStep(current: number, protocol: number): LedgerUpgradeStep {
+  if (!Number.isInteger(protocol) || protocol <= current) {
+    throw new SettingsError(`protocol must be newer than the network's ${current}, got ${protocol} (a network never goes back)`);
+  }
+  const problem = protocolProblem(protocol);
+  if (problem) throw new SettingsError(problem);
+  return {
+    upgrade: { type: 1, newLedgerVersion: protocol },
+    apply(ltx, header) {
+      const costEntries = [6, 7].flatMap((id) => {
+        const entry = ltx.load(configSettingKey(id));
+        return entry ? [xdr.LedgerEntry.schema.encode(entry)] : [];
+      });
+      for (const bytes of loadNative().protocolUpgradeConfigEntries(costEntries, protocol)) {
+        ltx.update(xdr.LedgerEntry.schema.decode(bytes));
+      }
+      header.ledgerVersion = protocol;
+    },
+  };
 }
 
 /** The latest stored ledger's header (what the next ledger's upgrades start from). */

@@ -21,7 +21,7 @@ import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
 import { closeLedgerSteps, type ClosedLedger, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { isCheckpointLedger } from '../archive/historyArchiveState.ts';
 import { checkpointBucketListHash, commitToBucketList } from './checkpointCommitment.ts';
-import { PROTOCOL_VERSION } from '../ledger/genesis.ts';
+import { DEFAULT_PROTOCOL } from '../ledger/protocols.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
@@ -153,7 +153,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   /** The protocol the network runs now: its latest ledger's (a new network's genesis sets it). */
   private protocolVersion(): number {
-    return this.store.latestLedger()?.protocolVersion ?? PROTOCOL_VERSION;
+    return this.store.latestLedger()?.protocolVersion ?? DEFAULT_PROTOCOL;
   }
 
   private loadSorobanConfig() {
@@ -473,8 +473,10 @@ export class StandaloneNetwork implements TransactionSubmitter {
     this.pinnedCloseTime = undefined;
     sorobanState?.apply(batch.entryWrites);
     this.orderBook.apply(batch.entryWrites);
-    // the state-size window moves every sample period; an upgrade may change any setting
-    if (soroban && batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY) || ledgerKeyType(w.key) === EntryType.CONFIG_SETTING)) this.refreshSorobanConfig(soroban);
+    // the state-size window moves every sample period; an upgrade may change any setting, or the
+    // protocol (whose host line runs the next ledger)
+    if (soroban && (closed.header.ledgerVersion !== prev.header.ledgerVersion
+      || batch.entryWrites.some((w) => bytesEqual(w.key, WINDOW_KEY) || ledgerKeyType(w.key) === EntryType.CONFIG_SETTING))) this.refreshSorobanConfig(soroban);
     this.queue.ledgerClosed(frames);
     const storeMs = performance.now() - storeStarted;
     const ingestMs = work.busyMs + storeMs - applyMs;

@@ -22,6 +22,7 @@ import { upgradeConfig } from './upgradeConfig.ts';
 import { setBaseFee } from './setBaseFee.ts';
 import { setBaseReserve } from './setBaseReserve.ts';
 import { dumpState } from './dumpState.ts';
+import { upgradeProtocol } from './upgradeProtocol.ts';
 
 const methods: DevMethod[] = [
   // ledgers and time
@@ -33,7 +34,7 @@ const methods: DevMethod[] = [
   // impersonation
   impersonateAccount, stopImpersonatingAccount, impersonatedAccounts,
   // network settings
-  upgradeConfig, setBaseFee, setBaseReserve,
+  upgradeConfig, setBaseFee, setBaseReserve, upgradeProtocol,
   // dump (loading is --load-state, at start)
   dumpState,
 ];

@@ -23,6 +23,7 @@ import { startServer, type NodeProcess } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
 import { measureStartup } from './startup.ts';
 import { runSimulateBench } from './simulate.ts';
+import { runProtocolsBench } from './protocols.ts';
 import { runInvocationsBench } from './invocations.ts';
 import { runCloseStall } from './closeStall.ts';
 import { runIngestionBench } from './ingestion.ts';
@@ -44,11 +45,13 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
+    protocols: { rounds: 3, perRound: 50, warmup: 20 },
     invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, ledgersFromDatastore: { loops: 4 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
     orderBook: { lanes: 600, makers: 100, offersPerMaker: 20, rounds: 2, runs: 1 },
     engine: { ledgerTxs: 1000, samples: 1, paymentLanes: 1500, tradingLanes: 1000, makers: 100, offersPerMaker: 20, searchSamples: 1, searchSteps: 2 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
+    protocols: { rounds: 9, perRound: 200, warmup: 100 },
     invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, ledgersFromDatastore: { loops: 20 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 },
     orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 3 },
     engine: DEFAULT_ENGINE_OPTIONS };
@@ -216,6 +219,12 @@ async function simulateSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function protocolsSection(): Promise<void> {
+  const r = await runProtocolsBench(CFG.protocols, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function invocationsSection(): Promise<void> {
   await withServer(startServer({ closeMode: 'interval', closeIntervalMs: 1000 }), async (node) => {
     const r = await runInvocationsBench(node.url, CFG.invocations, log);
@@ -311,6 +320,7 @@ await section('order book: offers and path payments per second', ['Offers and pa
 await section('engine close time', ['Engine close: payments and offers/path payments ledgers, largest ledger within 1 s'], engineSection);
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
+await section('protocols', ['Simulation on the protocol-29 and protocol-30 host lines vs protocol 28'], protocolsSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
 await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);

@@ -2,8 +2,15 @@
 // second at start-up (resolution and compilation, not execution); one file loads in a fraction of it.
 // Run by `npm start`, `npm test` and the install; the TypeScript sources stay runnable directly.
 import { build } from 'esbuild';
+import { staleGeneratedFiles } from './xdr/generate.ts';
 
 const started = performance.now();
+// the generated XDR module must be what the generator makes of the vendored definitions
+const stale = staleGeneratedFiles();
+if (stale) {
+  console.error(stale);
+  process.exit(1);
+}
 await build({
   entryPoints: ['src/cli/program.ts'],
   outfile: 'dist/lumen-rpc.mjs',

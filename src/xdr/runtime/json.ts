@@ -128,7 +128,7 @@ function compileToJson(s: AnySchema): ToJson {
   }
 }
 
-function expect(ok: boolean, path: string, what: string, json: unknown): void {
+function expect(ok: boolean, path: string, what: string, json: unknown): asserts ok {
   if (!ok) throw new XdrError(`${path}: expected ${what}, got ${JSON.stringify(json) ?? String(json)}`);
 }
 
@@ -140,9 +140,9 @@ function int64From(json: unknown, path: string, signed: boolean): bigint {
   let v: bigint | undefined;
   if (typeof json === 'string' && (signed ? /^[+-]?[0-9]+$/ : /^\+?[0-9]+$/).test(json)) v = BigInt(json);
   else if (typeof json === 'number' && Number.isSafeInteger(json)) v = BigInt(json);
-  const fits = v !== undefined && (signed ? BigInt.asIntN(64, v) === v : BigInt.asUintN(64, v) === v);
-  expect(fits, path, signed ? 'a signed 64-bit integer' : 'an unsigned 64-bit integer', json);
-  return v!;
+  expect(v !== undefined && (signed ? BigInt.asIntN(64, v) === v : BigInt.asUintN(64, v) === v), path,
+    signed ? 'a signed 64-bit integer' : 'an unsigned 64-bit integer', json);
+  return v;
 }
 
 function compileFromJson(s: AnySchema): FromJson {
@@ -150,7 +150,7 @@ function compileFromJson(s: AnySchema): FromJson {
   if (custom) {
     return (json, path) => {
       expect(typeof json === 'string', path, `a ${s.name} string`, json);
-      return custom.fromJson(json as string);
+      return custom.fromJson(json);
     };
   }
   switch (s.kind) {
@@ -167,7 +167,7 @@ function compileFromJson(s: AnySchema): FromJson {
     case 'string': return (json, path) => {
       expect(typeof json === 'string', path, 'an escaped string', json);
       let b: Uint8Array;
-      try { b = unescapeBytes(json as string); } catch (e) { throw new XdrError(`${path}: ${(e as Error).message}`); }
+      try { b = unescapeBytes(json); } catch (e) { throw new XdrError(`${path}: ${(e as Error).message}`); }
       expect(b.length <= s.maxLength, path, `at most ${s.maxLength} bytes`, json);
       return new XdrString(b);
     };
@@ -209,7 +209,7 @@ function compileFromJson(s: AnySchema): FromJson {
       const known = new Set(fields.flatMap((f) => (f.alias ? [f.key, f.alias] : [f.key])));
       return (json, path) => {
         expect(isObject(json), path, `a ${s.name} object`, json);
-        const o = json as Record<string, unknown>;
+        const o = json;
         for (const k of Object.keys(o)) if (!known.has(k)) throw new XdrError(`${path}: unknown field ${k}`);
         const out: Record<string, unknown> = {};
         for (const { field, key, alias, optional, f } of fields) {
@@ -236,14 +236,15 @@ function compileFromJson(s: AnySchema): FromJson {
         let payload: unknown;
         if (typeof json === 'string') name = json;
         else if (isObject(json) && Object.keys(json).length === 1) [[name, payload]] = Object.entries(json);
-        const c = name === undefined ? undefined : byName.get(name);
-        expect(c !== undefined, path, `a ${s.name} case name or {name: value}`, json);
-        if (!c!.arm) {
+        expect(name !== undefined, path, `a ${s.name} case name or {name: value}`, json);
+        const c = byName.get(name);
+        if (!c) throw new XdrError(`${path}: unknown case ${name} of ${s.name}`);
+        if (!c.arm) {
           expect(payload === undefined || payload === null, path, `no value for ${name}`, json);
-          return { [key]: c!.discriminant };
+          return { [key]: c.discriminant };
         }
         expect(payload !== undefined, path, `{"${name}": value}`, json);
-        return { [key]: c!.discriminant, [c!.arm.field]: c!.arm.f(payload, `${path}.${name}`) };
+        return { [key]: c.discriminant, [c.arm.field]: c.arm.f(payload, `${path}.${name}`) };
       };
     }
     default:

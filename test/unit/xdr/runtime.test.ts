@@ -97,7 +97,7 @@ test('the JSON reader: 64-bit integers from text or numbers, absent optionals, t
   for (const [what, json, message] of [
     ['an unknown field', { ...entry, extra: 1 }, /unknown field extra/],
     ['a missing field', { data: entry.data, ext: 'v0' }, /missing field last_modified_ledger_seq/],
-    ['an unknown case', { ...entry, ext: 'v9' }, /LedgerEntryExt case name/],
+    ['an unknown case', { ...entry, ext: 'v9' }, /LedgerEntry.ext: unknown case v9 of LedgerEntryExt/],
     ['odd hex', { ...entry, data: { data: { ...entry.data.data, data_value: '0ff' } } }, /bytes of hex/],
     ['a uint32 out of range', { ...entry, last_modified_ledger_seq: 2 ** 32 }, /uint32/],
     ['a string too long', { ...entry, data: { data: { ...entry.data.data, data_name: 'x'.repeat(65) } } }, /at most 64 bytes/],

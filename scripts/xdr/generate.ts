@@ -13,7 +13,7 @@ import { ModuleEmitter, type ModuleSource } from './emitModule.ts';
 import { emitJsonNames } from './emitJsonNames.ts';
 
 /** The definitions the node's XDR types come from. */
-export const DEFINITIONS = 'xdr/stellar-xdr-28.0.0.json';
+export const DEFINITIONS = 'xdr/stellar-xdr-30.0.0.json';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 

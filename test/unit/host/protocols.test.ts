@@ -8,7 +8,7 @@
 // "newer than host".
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { Simulator, hostInfo } from '../../../src/host/index.ts';
 import { sha256, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import {

@@ -55,6 +55,7 @@ test('random values of every type: the SDK makes the same bytes and values of th
       for (const t of slips) slipped.add(t);
     }
   }
-  assert.ok(compared > 400 * 12 * 0.9, `${compared} values compared with the SDK`);
+  // at 30 every type that holds an ScVal (an address) or a ledger header reaches a changed type
+  assert.ok(compared >= 300 * 12, `${compared} values compared with the SDK`);
   assert.deepEqual([...slipped].sort(), Object.keys(SDK_JSON_NAME_SLIPS).sort(), 'each listed slip shows');
 });

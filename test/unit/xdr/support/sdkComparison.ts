@@ -18,8 +18,20 @@ export const theirs = sdk as unknown as Record<string, Facade | undefined>;
 /** The generated types (not aliases), by name. */
 export const generatedTypes = Object.keys(ours).filter((name) => ours[name]?.schema?.name === name).sort();
 
-/** Types whose schema differs from SDK 17.2's, and why. */
-export const CHANGED_SINCE_SDK: Readonly<Record<string, string>> = {};
+/** Types whose schema differs from SDK 17.2's (stellar-xdr 28), and why: the protocol-30 XDR. */
+export const CHANGED_SINCE_SDK: Readonly<Record<string, string>> = {
+  ContractCostType: 'CAP-87: nine ML-DSA cost types, 86-94',
+  ScAddressType: 'CAP-84: SC_ADDRESS_TYPE_MUXED_CONTRACT = 5',
+  ScAddress: 'CAP-84: arm 5, muxedContract (MuxedContract: id, contractId)',
+  StellarValueType: 'CAP-88: STELLAR_VALUE_SIGNED_MS = 3, STELLAR_VALUE_EMPTY_TX_SET_MS = 4',
+  StellarValueExt: 'CAP-88: arms 3 signedMsValue and 4 proposedMsValue, each led by TimePointMs closeTimeMs',
+  ScSpecTypeUdt: 'name<SC_SPEC_TYPE_NAME_LIMIT> (1024), was <60>',
+  ScSpecUdtStructV0: 'name<1024>, was <60>',
+  ScSpecUdtUnionV0: 'name<1024>, was <60>',
+  ScSpecUdtEnumV0: 'name<1024>, was <60>',
+  ScSpecUdtErrorEnumV0: 'name<1024>, was <60>',
+  ScSpecEventV0: 'name<1024>, was an SCSymbol (<32>)',
+};
 
 const show = (v: unknown): string => String(JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)));
 

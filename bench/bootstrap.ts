@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../src/xdr/xdr.ts';
 import { HistoryArchivePublisher, type PublishSource } from '../src/archive/archivePublisher.ts';
 import { HistoryArchive } from '../src/archive/historyArchive.ts';
 import { readLiveBucket } from '../src/archive/bucketReader.ts';

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../src/xdr/xdr.ts';
 import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
 import { OrderBook } from '../src/ledger/orderBook.ts';
 import { poolShareTrustLineKeyPrefix } from '../src/ledger/liquidityPools.ts';

@@ -2,11 +2,20 @@
 // second at start-up (resolution and compilation, not execution); one file loads in a fraction of it.
 // Run by `npm start`, `npm test` and the install; the TypeScript sources stay runnable directly.
 import { build } from 'esbuild';
+import { staleGeneratedFiles } from './xdr/generate.ts';
 
 const started = performance.now();
+// the generated XDR module must be what the generator makes of the vendored definitions
+const stale = staleGeneratedFiles();
+if (stale) {
+  console.error(stale);
+  process.exit(1);
+}
 await build({
-  entryPoints: ['src/cli/program.ts'],
-  outfile: 'dist/lumen-rpc.mjs',
+  // the server, and the module of its XDR-to-JSON worker threads (src/rpc/xdrJsonWorkers.ts)
+  entryPoints: { 'lumen-rpc': 'src/cli/program.ts', xdrJsonWorker: 'src/rpc/xdrJsonWorker.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -18,4 +27,4 @@ await build({
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins
   banner: { js: "import { createRequire as __lumenCreateRequire } from 'node:module'; const require = __lumenCreateRequire(import.meta.url);" },
 });
-if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.mjs in ${Math.round(performance.now() - started)} ms`);
+if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.mjs and dist/xdrJsonWorker.mjs in ${Math.round(performance.now() - started)} ms`);

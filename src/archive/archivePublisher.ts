@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { frameRecord } from '../io/recordMarked.ts';
 import { toHex } from '../xdr/codec.ts';
 import type { StoreReader } from '../store/types.ts';

@@ -1,7 +1,7 @@
 // The entries of a bucket file (uncompressed): record-marked XDR, one BucketEntry (live bucket list)
 // or HotArchiveBucketEntry (hot archive) per record, optionally led by a METAENTRY. Streams: real
 // buckets run to gigabytes, so nothing beyond the record being decoded is held.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { readRecords } from '../io/recordMarked.ts';
 import type { LedgerEntry, LedgerKey } from '../xdr/codec.ts';
 

@@ -7,7 +7,7 @@
 // The header itself is trusted as the archive's: whoever reads it later checks it against what
 // they know of the network (a follower's next ledger names it as its previous ledger, see
 // src/ingest/verifiedLedger.ts).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { bytesEqual, sha256, toHex, type LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import { ArchiveVerificationError, type HistoryArchive } from './historyArchive.ts';
 import { FIRST_PROTOCOL_WITH_HOT_ARCHIVE, stateHashes } from './bucketListHash.ts';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { openObjectStore, type HttpOptions, type ObjectStore } from '../io/objectStore.ts';
 import { splitRecords } from '../io/recordMarked.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';

@@ -6,7 +6,7 @@
 // the checks any reader makes (checkpointVerification.ts). Both go through the functions here, so
 // the bytes written and the bytes hashed cannot differ.
 import { createHash } from 'node:crypto';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { frameRecord } from '../io/recordMarked.ts';
 import { decodeLedgerKey, sha256, toHex } from '../xdr/codec.ts';
 import { EntryType, isPersistentKey, ledgerKeyType } from '../xdr/ledgerKeys.ts';

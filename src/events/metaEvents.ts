@@ -1,6 +1,6 @@
 // The events a ledger's metas carry, cut out of them: per transaction the lists getTransaction
 // serves, and per ledger the rows getEvents' index keeps.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { toBase64 } from '../xdr/codec.ts';
 import { ledgerEventRows } from './eventRows.ts';
 import type { EventRow, TransactionEvents } from './types.ts';

@@ -7,7 +7,7 @@
 // A standalone network starts as stellar-core starts one, without the native SAC; like anyone on a
 // real network, the faucet deploys it (CreateContract from the native asset) before its first
 // contract funding.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { StoredTransaction, Store } from '../store/types.ts';
 import type { Simulator } from '../host/simulator.ts';
 import { accountIdToStrKey, encodeLedgerKey, decodeLedgerEntry, toBase64, type LedgerKey } from '../xdr/codec.ts';

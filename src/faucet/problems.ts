@@ -2,7 +2,7 @@
 // Go SDK's support/render/problem, under friendbot's registered type host). CI health checks and
 // clients read them: a request without a usable `addr` is looked for by `"invalid_field": "addr"`,
 // an already funded address by its `detail`.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { toBase64 } from '../xdr/codec.ts';
 
 export interface FaucetAnswer { status: number; body: Record<string, unknown> }

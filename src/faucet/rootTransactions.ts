@@ -1,7 +1,7 @@
 // The faucet's transactions: signed by the standalone network's root account (its key is derived
 // from the passphrase, as in stellar-core), queued like any client's, and awaited until applied and
 // stored, so a client's next getTransaction already sees them.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { StoredTransaction, Store } from '../store/types.ts';
 import type { StandaloneNetwork } from '../standalone/standaloneNetwork.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../xdr/codec.ts';

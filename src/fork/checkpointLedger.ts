@@ -4,7 +4,7 @@
 // the fork's N + 1 chains onto it); it has no transactions, upgrades or evictions, and its
 // transaction set is the empty one chained on N - 1, so it does not hash to the header's txSetHash
 // unless N was empty. What N's transactions changed is in the checkpoint's state already.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { LedgerSource, RawLedger } from '../sources/ledgerSource.ts';
 import { emptyTxSet } from '../ledger/txSet.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';

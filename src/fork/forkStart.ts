@@ -4,7 +4,7 @@
 // fork, nothing is asked (the fork continues). Everything that can be wrong is found before the
 // database is claimed for a network: a remote that does not answer or answers garbage, a passphrase
 // other than the one given, another fork's database.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { isFollower, type Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
 import { genesisConfigSettings, type GenesisBase } from '../ledger/genesis.ts';

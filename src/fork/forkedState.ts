@@ -9,7 +9,7 @@
 // resolve what a transaction reads, see src/fork/discovery.ts), so a key a local ledger changed or
 // deleted is resolved already and never overwritten by a later fetch; a key written locally without
 // being resolved (genesis, a developer edit) keeps its local value (Store.resolveForked).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { Store, StoredEntry } from '../store/types.ts';
 import { decodeLedgerKey, encodeLedgerEntry, encodeLedgerKey, toBase64, type LedgerKey } from '../xdr/codec.ts';
 import { EntryType, isPersistentKey, isSorobanKey, ledgerKeyType, ttlKeyFor } from '../xdr/ledgerKeys.ts';

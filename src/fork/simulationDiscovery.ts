@@ -17,7 +17,7 @@
 import { decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, muxedToAccountId, accountKey, toHex } from '../xdr/codec.ts';
 import type { LedgerKey } from '../xdr/codec.ts';
 import { decodeEnvelope, innerTransaction } from '../xdr/transactions.ts';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { Simulation } from '../host/simulator.ts';
 import { ForkFetchError, type ForkedState } from './forkedState.ts';
 

@@ -2,7 +2,7 @@
 // The standalone network goes through it with the meta it already holds decoded. Raw metas from
 // outside take native/src/ingest.rs, the same mapping in Rust (fastLedgerToBatch below); the two are
 // kept equal by test/unit/ingest/nativeLedgerToBatch.test.ts on every fixture ledger.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import {
   encodeLedgerEntry, encodeLedgerKey, toHex,
   type LedgerCloseMeta, type LedgerEntryChange, type LedgerKey, type TransactionEnvelope,

@@ -3,7 +3,7 @@
 // ledger stored before it, or onto the checkpoint the state came from. Transaction hashes are
 // recomputed under our passphrase when ingestion matches results to envelopes, so a ledger of
 // another network fails there.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { bytesEqual, sha256, toHex } from '../xdr/codec.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import type { IngestBatch } from '../store/types.ts';

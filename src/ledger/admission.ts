@@ -2,7 +2,7 @@
 // (duplicates, bans, one per source, its size), then validation against the next ledger; a refused
 // transaction gets the ERROR answer core would give. Signatures are verified on worker threads
 // beforehand, so validation finds them verified.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { accountKey, encodeLedgerKey, muxedToAccountId, toHex } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import type { TransactionFrame } from './transactionFrame.ts';

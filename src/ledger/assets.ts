@@ -1,6 +1,6 @@
 // Asset helpers shared by the classic operations, the Soroban resources check and the CAP-67
 // events: codes, issuers, validity, and the XDR ordering of assets (liquidity-pool parameters).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { bytesEqual, type AccountId, type Asset, type TrustLineAsset } from '../xdr/codec.ts';
 
 type CreditAsset = Extract<Asset, { type: 1 | 2 }>;

@@ -4,7 +4,7 @@
 //   - conversion on creation: "before N seconds from now" becomes "before the absolute time
 //     closeTime + N", so a stored balance never holds a relative predicate;
 //   - evaluation against the close time of the ledger a ClaimClaimableBalance is applied in.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { INT64_MAX } from './numeric.ts';
 
 export type ClaimPredicate = xdr.ClaimPredicateWire;

@@ -1,6 +1,6 @@
 // Claimable balance entries (CAP-23): their ids, keys and flags, shared by the operations that
 // create, claim and claw them back.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256, type AccountId, type Asset, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 

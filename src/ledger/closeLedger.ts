@@ -1,6 +1,6 @@
 // Closes one ledger of the standalone network: charges every fee first, applies the transactions in
 // order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, feeAtBaseFee, type TransactionFrame } from './transactionFrame.ts';

@@ -2,7 +2,7 @@
 // meta are encoded exactly once: the same bytes go into the ledger's meta and, when the JS
 // conversion stores the ledger (no addon), into the transaction rows. The output is byte-for-byte
 // what the schema encoder produces; a unit test holds it to that.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { array, UNBOUNDED_MAX_LENGTH } from '@stellar/js-xdr';
 
 const entryChanges = array(xdr.LedgerEntryChange.schema, UNBOUNDED_MAX_LENGTH);

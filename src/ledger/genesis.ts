@@ -1,7 +1,7 @@
 // Ledger 1 of a standalone network, as stellar-core creates it for a passphrase: the root account,
 // whose key is derived from the network id, holds all 100 billion lumens (less what the developer
 // network's test accounts start with, so the total stays the same).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { rootSigner } from './rootAccount.ts';
 import { raiseToUnlimited, type LimitsPreset } from './soroban/limitsPresets.ts';
 import { accountKey, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../xdr/codec.ts';

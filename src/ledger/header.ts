@@ -1,5 +1,5 @@
 // Ledger headers of the standalone network: how each follows the previous one, and its hash.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256, type LedgerHeader } from '../xdr/codec.ts';
 
 const SKIP_1 = 50, SKIP_2 = 5000, SKIP_3 = 50000, SKIP_4 = 500000;

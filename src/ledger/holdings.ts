@@ -2,7 +2,7 @@
 // the asset's issuer, an unlimited holding with no entry at all (stellar-core's TrustLineWrapper and
 // its issuer case). Offers and path payments move assets through these without asking which kind
 // each side is; the one rule is that only real entries are written back.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { isIssuer } from './assets.ts';
 import { INT64_MAX } from './numeric.ts';

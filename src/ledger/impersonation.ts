@@ -16,7 +16,7 @@
 // (C...) addresses cannot be impersonated this way: the host authenticates them by running the
 // contract's own __check_auth.
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256 } from '../xdr/codec.ts';
 import { bytesVal, symVal } from '../xdr/scVals.ts';
 

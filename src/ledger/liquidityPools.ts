@@ -2,7 +2,7 @@
 // bookkeeping ChangeTrust does (liquidityPoolUseCount on the constituent trustlines, the pool's
 // poolSharesTrustLineCount, creating the pool with its first share line and erasing it with its
 // last), and the withdrawal arithmetic.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import {
   encodeLedgerKey, sha256, trustLineKey,
   type AccountId, type Asset, type LedgerEntry, type LedgerKey, type TrustLineEntry,

@@ -2,7 +2,7 @@
 // order stellar-core crosses them. LedgerTxn reads entries by key only; crossing needs "the best offer
 // selling X for Y", so the standalone network keeps this index beside its contract-entry index, fed
 // from the same stored entry writes, and LedgerTxn layers its uncommitted offers over it.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { decodeLedgerEntry, toHex, type Asset, type LedgerEntry } from '../xdr/codec.ts';
 import { EntryType, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntryWrite } from './sorobanState.ts';

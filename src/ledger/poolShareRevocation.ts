@@ -4,7 +4,7 @@
 // side becoming a claimable balance the holder can claim unconditionally (its own asset is simply
 // burnt). The balances take over the reserve the share line held: whoever backed the line (its
 // sponsor, else the holder) sponsors them.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256, toHex, type AccountId, type Asset, type ContractEvent } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import type { LedgerContext } from './ops/types.ts';

@@ -11,7 +11,8 @@
 //
 // Addresses in topics never carry mux info. A muxed destination's id, or else the transaction memo
 // when the destination is a plain account, travels in the data map under `to_muxed_id`.
-import { xdr, StrKey } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256, toHex, type AccountId, type Asset, type ContractEvent, type MuxedAccount, type ScVal } from '../xdr/codec.ts';
 import { alphaNum, assetCodeString, isIssuer } from './assets.ts';
 import { assetId } from './orderBook.ts';

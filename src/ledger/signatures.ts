@@ -2,7 +2,7 @@
 // signer; signer weights add up (capped at 255 each) until the needed threshold is met; at the end
 // every signature must have been used, or the transaction is txBAD_AUTH_EXTRA.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { bytesEqual, sha256 } from '../xdr/codec.ts';
 import type { SignatureToCheck } from './signatureWorkers.ts';
 

@@ -1,5 +1,5 @@
 // A submitted envelope, decoded once, with what validation and apply keep asking about it.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { muxedToAccountId, toHex, type AccountId, type MuxedAccount, type TransactionEnvelope } from '../xdr/codec.ts';
 import { innerTransaction, innerTransactionHash, transactionHash } from '../xdr/transactions.ts';
 

@@ -1,7 +1,7 @@
 // The transaction set of a ledger without transactions, as every close makes it: both phases of a
 // generalized set (classic, then Soroban in parallel stages), empty, chained by the previous
 // ledger's hash. Genesis, fast-forwarded ledgers and a fork's checkpoint ledger all use it.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 
 export function emptyTxSet(previousLedgerHash: Uint8Array): xdr.GeneralizedTransactionSetWire {
   return {

@@ -1,6 +1,6 @@
 // Transaction validity, in the order stellar-core checks it (TransactionFrame::commonValid and
 // FeeBumpTransactionFrame): the first failing check decides the TransactionResult code.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { accountKey, bytesEqual, muxedToAccountId } from '../xdr/codec.ts';
 import type { LedgerTxn } from './ledgerTxn.ts';
 import { accountSigners, SignatureChecker } from './signatures.ts';

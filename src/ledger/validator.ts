@@ -7,7 +7,7 @@
 //
 // The validator's key is derived from the network id, as the root account's is: a standalone
 // network's keys are public (quickstart's node seed is in its repository too).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256 } from '../xdr/codec.ts';
 import { ed25519Signer, type RootSigner } from './rootAccount.ts';
 

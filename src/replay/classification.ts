@@ -5,7 +5,7 @@
 //   - its outcome is the network's: "success", "failed: <code of the first failing operation>",
 //     or, when the transaction failed as a whole, "(tx) <code>" alone (no operation ran).
 // A fee bump is classified by its inner transaction's outcome unless the fee bump itself failed.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { operationOutcomeName, operationSucceeded, operationTypeName, transactionCodeName } from './resultNames.ts';
 
 export type RealOutcome =

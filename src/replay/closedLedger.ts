@@ -2,7 +2,7 @@
 // transactions in application order with their envelopes, and every list of entry changes it
 // carries, in the order the network made them (fees of all transactions, each transaction's apply,
 // the post-apply fee refunds, then upgrades; evictions last).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { toHex, type LedgerEntryChange, type LedgerHeader, type LedgerKey, type TransactionEnvelope } from '../xdr/codec.ts';
 import { transactionHash } from '../xdr/transactions.ts';
 import { envelopesOf, metaChanges } from '../ingest/ledgerToBatch.ts';

@@ -1,7 +1,7 @@
 // Compares what the engine made of a transaction with what the network recorded: the
 // TransactionResult byte for byte, then the TransactionMeta (events included) byte for byte once
 // both are normalized (normalizeMeta.ts). On a difference, the first differing field.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { bytesEqual } from '../xdr/codec.ts';
 import { normalizeMeta } from './normalizeMeta.ts';
 import { firstDifference, type Difference } from './firstDifference.ts';

@@ -1,8 +1,9 @@
-// Where two decoded XDR values (the SDK's wire objects) first differ, as a readable field path:
+// Where two decoded XDR values (wire objects of src/xdr) first differ, as a readable field path:
 //   operations[0].changes[3].updated.data.account.balance: ours 100 real 200
 // Fields are visited in declaration order (the order the decoder builds them), arrays element by
 // element, so the first difference is the first one in the encoded bytes.
-import { xdr, StrKey } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { bytesEqual, toHex } from '../xdr/codec.ts';
 
 export interface Difference {

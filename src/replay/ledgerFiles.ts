@@ -4,7 +4,7 @@
 // SEP-54 LedgerCloseMetaBatch (a galexie datastore file).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import { decodeBatch } from '../sources/datastore/batchCodec.ts';
 import { decompressZstd, startsWithZstdMagic } from '../io/zstdFrames.ts';

@@ -12,7 +12,7 @@
 // This sorts the same lists by the key's XDR bytes, then that type order, then the change's XDR
 // bytes. It is not core's order (core compares keys field by field), but any deterministic total
 // order applied to both sides gives the same answer to "are these equal"; nothing else is changed.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { LedgerEntryChange } from '../xdr/codec.ts';
 import { compareBytes } from '../ledger/assets.ts';
 import { keyXdrOf } from './initialState.ts';

@@ -24,7 +24,7 @@
 // The replay knows these entries existed and nothing else, so it lends the engine stand-ins that
 // answer reads only, in two versions with contents as different as can be: when the engine's
 // outcome changes with them, it depends on what the replay cannot know.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { accountKey, bytesEqual, muxedToAccountId, trustLineKey, type AccountId, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
 import { assetEquals, assetIssuer, assetToTrustLineAsset, isIssuer } from '../ledger/assets.ts';
 import type { TransactionFrame } from '../ledger/transactionFrame.ts';

@@ -2,7 +2,7 @@
 // state the metas reveal (initialState.ts), the second replays the ledgers in order. Only one
 // file's ledgers are held at a time, so memory grows with what the metas reveal, not with how many
 // ledgers there are.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import { networkIdOf, type LedgerHeader } from '../xdr/codec.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import { decodeLedger, readLedgerFile, ReplayInputError } from './ledgerFiles.ts';

@@ -1,48 +1,34 @@
 // Names of operation types and result codes as stellar-core writes them (PAYMENT, txBAD_SEQ,
-// opNO_ACCOUNT, MANAGE_SELL_OFFER_UNDERFUNDED), derived from the SDK's XDR enums.
-import { xdr } from '@stellar/stellar-sdk';
+// opNO_ACCOUNT, MANAGE_SELL_OFFER_UNDERFUNDED): the XDR enums' own member names.
+import type { UnionSchema } from '@stellar/js-xdr';
+import { xdr } from '../xdr/xdr.ts';
 
-interface EnumSchema { nameByValue: Map<number, string> }
-interface UnionSchema { switchOn: EnumSchema; cases: Record<string, { arm?: { name: string; schema?: UnionSchema } }> }
+export const operationTypeName = (type: number): string => xdr.OperationType.xdrNames.get(type) ?? `OPERATION_TYPE_${type}`;
 
-/** createAccount -> CREATE_ACCOUNT */
-const screaming = (camel: string): string => camel.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+export const transactionCodeName = (code: number): string => xdr.TransactionResultCode.xdrNames.get(code) ?? `tx(${code})`;
 
-const enumNames = (e: unknown): Map<number, string> => (e as { schema: EnumSchema }).schema.nameByValue;
+export const operationResultCodeName = (code: number): string => xdr.OperationResultCode.xdrNames.get(code) ?? `op(${code})`;
 
-export function operationTypeName(type: number): string {
-  const name = enumNames(xdr.OperationType).get(type);
-  return name ? screaming(name) : `OPERATION_TYPE_${type}`;
+/** Per operation type: the OperationResultTr arm holding its own result, and that result's code names. */
+const operationResults = new Map((xdr.OperationResultTr.schema as unknown as UnionSchema<unknown>).cases.map((c) => {
+  const arm = c.arm as unknown as { name: string; schema: UnionSchema<unknown> };
+  return [c.discriminant as number, { arm: arm.name, codes: xdr.xdrEnumNames(arm.schema.switchOn) }];
+}));
+
+/** The code of an operation's own result (its type's XxxResultCode), when it has one. */
+function ownCode(result: xdr.OperationResultWire): number | undefined {
+  if (result.code !== 0) return undefined;
+  const arm = operationResults.get(result.tr.type)?.arm;
+  return arm === undefined ? undefined : (result.tr as unknown as Record<string, { code: number }>)[arm]?.code;
 }
-
-/** txBadSeq -> txBAD_SEQ, opNoAccount -> opNO_ACCOUNT */
-const prefixed = (prefix: string, camel: string): string => prefix + screaming(camel.slice(prefix.length));
-
-export function transactionCodeName(code: number): string {
-  const name = enumNames(xdr.TransactionResultCode).get(code);
-  return name ? prefixed('tx', name) : `tx(${code})`;
-}
-
-export function operationResultCodeName(code: number): string {
-  const name = enumNames(xdr.OperationResultCode).get(code);
-  return name ? prefixed('op', name) : `op(${code})`;
-}
-
-const trSchema = (xdr.OperationResultTr as unknown as { schema: UnionSchema }).schema;
 
 /** The code of an operation's own result: PAYMENT_UNDERFUNDED, or opNO_ACCOUNT for a bare OperationResult code. */
 export function operationOutcomeName(result: xdr.OperationResultWire): string {
   if (result.code !== 0) return operationResultCodeName(result.code);
-  const arm = trSchema.cases[String(result.tr.type)]?.arm;
-  const inner = arm && (result.tr as unknown as Record<string, { code: number }>)[arm.name];
-  const name = inner && arm.schema?.switchOn.nameByValue.get(inner.code);
-  return name ? screaming(name) : `${operationTypeName(result.tr.type)}(${inner?.code})`;
+  const code = ownCode(result);
+  const name = code === undefined ? undefined : operationResults.get(result.tr.type)?.codes?.get(code);
+  return name ?? `${operationTypeName(result.tr.type)}(${code})`;
 }
 
 /** Whether an operation's own result is its type's success. */
-export function operationSucceeded(result: xdr.OperationResultWire): boolean {
-  if (result.code !== 0) return false;
-  const arm = trSchema.cases[String(result.tr.type)]?.arm;
-  const inner = arm && (result.tr as unknown as Record<string, { code: number }>)[arm.name];
-  return inner?.code === 0;
-}
+export const operationSucceeded = (result: xdr.OperationResultWire): boolean => ownCode(result) === 0;

@@ -1,6 +1,6 @@
 // Whether a replayed transaction came out identical, different, or undetermined: a difference the
 // metas cannot settle because the engine had to read something no meta shows.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../xdr/xdr.ts';
 import type { BlindReads } from './scratchState.ts';
 import type { RealOutcome } from './classification.ts';
 

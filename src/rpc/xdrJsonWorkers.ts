@@ -1,41 +1,22 @@
-// XDR -> JSON text on worker threads. The SDK's JSON rendering of a large XDR value is slow
-// JavaScript (a busy ledger's LedgerCloseMeta takes about a tenth of a second, a pubnet one more),
-// and the event loop also serves every other client: so `xdrFormat: "json"` answers of ledgers and
-// transactions are rendered here, to UTF-8 bytes handed over without a copy, and the loop only writes
-// them out between the answer's other pieces (it never decodes or measures a large string).
+// XDR -> JSON text on worker threads. The JSON rendering of a large XDR value is slow JavaScript (a
+// pubnet LedgerCloseMeta takes about a tenth of a second), and the event loop also serves every other
+// client: so `xdrFormat: "json"` answers of ledgers and transactions are rendered here, to UTF-8 bytes
+// handed over without a copy, and the loop only writes them out between the answer's other pieces (it
+// never decodes or measures a large string).
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
 
-/** The SDK `xdr` types the workers render (what getLedgers and getTransaction(s) carry). */
+/** The `xdr` types the workers render (what getLedgers and getTransaction(s) carry). */
 export type XdrTypeName =
   | 'LedgerCloseMeta' | 'LedgerHeaderHistoryEntry' | 'TransactionEnvelope' | 'TransactionResult'
   | 'TransactionMeta' | 'DiagnosticEvent' | 'TransactionEvent' | 'ContractEvent';
 
 export type XdrJsonItem = readonly [XdrTypeName, Uint8Array];
 
-// CommonJS evaluated in the worker: works the same from the sources and from the bundle.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { xdr } = require(workerData.sdk);
-// Rendering is background work: on Linux a thread can lower its own priority, so that the event
-// loop's thread wins the CPU when both want it (2 cores serve the loop, the workers and SQLite).
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, workerData.nice);
-} catch {}
-parentPort.on('message', ({ id, items }) => {
-  try {
-    const encoded = items.map(([type, bytes]) => {
-      const utf8 = Buffer.from(JSON.stringify(xdr[type].fromXdr(bytes).toJson()));
-      // a Buffer may share a pooled ArrayBuffer: copy small ones into their own, so each can move
-      return utf8.byteOffset === 0 && utf8.byteLength === utf8.buffer.byteLength ? utf8 : new Uint8Array(utf8);
-    });
-    parentPort.postMessage({ id, encoded }, encoded.map((u) => u.buffer));
-  } catch (e) {
-    parentPort.postMessage({ id, error: String((e && e.message) || e) });
-  }
-});
-`;
+/**
+ * The worker's module: ./xdrJsonWorker.ts from the sources, the bundle's own entry
+ * (dist/xdrJsonWorker.mjs, next to dist/lumen-rpc.mjs) from the bundle.
+ */
+const WORKER_MODULE = new URL(import.meta.url.endsWith('.ts') ? './xdrJsonWorker.ts' : './xdrJsonWorker.mjs', import.meta.url);
 
 /** The workers' niceness (0 normal .. 19 lowest). */
 const WORKER_NICENESS = 10;
@@ -54,7 +35,7 @@ export class XdrJsonWorkers {
   private closed = false;
 
   /**
-   * `size` workers, started on first use (the SDK takes a moment to load). Each has its own heap
+   * `size` workers, started on first use (the XDR module takes a moment to load). Each has its own heap
    * cap: a value too large to render fails that request, never the node.
    */
   constructor(size: number, heapMb = 256) {
@@ -91,9 +72,8 @@ export class XdrJsonWorkers {
   }
 
   private spawn(): Slot {
-    const sdk = createRequire(import.meta.url).resolve('@stellar/stellar-sdk');
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true, workerData: { sdk, nice: WORKER_NICENESS }, resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+    const worker = new Worker(WORKER_MODULE, {
+      workerData: { nice: WORKER_NICENESS }, resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
     });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (m: Reply) => {

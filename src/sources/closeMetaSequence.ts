@@ -2,7 +2,7 @@
 // ledger they hand out against the sequence they expect, and getLedgers serves datastore ledgers
 // with their header: decoding the whole meta for that would cost tens of milliseconds for a busy
 // pubnet ledger, the header takes microseconds.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { Reader } from '@stellar/js-xdr';
 
 export interface CloseMetaHeader {

@@ -14,7 +14,7 @@
 // sha256 of the header's XDR, so followers (src/ingest/verifiedLedger.ts) and getLedgers' clients
 // see an unbroken chain.
 import { hash as nodeHash } from 'node:crypto';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256, type LedgerHeader } from '../xdr/codec.ts';
 import { updateSkipList } from '../ledger/header.ts';
 import { loadNative, nativeAvailable } from '../host/native.ts';

@@ -2,7 +2,8 @@
 // StandaloneNetwork, read by admission, ledger closes and simulation. What impersonation does to
 // validation and to the Soroban host: src/ledger/impersonation.ts. Not part of the ledger state:
 // it is not in snapshots or dumps, and a restart forgets it.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { impersonationSigner, signForImpersonated, type Impersonated } from '../ledger/impersonation.ts';
 
 export class Impersonation implements Impersonated {

@@ -17,7 +17,7 @@
 // as JSON numbers and 128-bit ones as {hi, lo}: parseSnapshot accepts all of these (the SDK's
 // fromJson alone would refuse them).
 import { readFileSync } from 'node:fs';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { StoreReader as Store } from '../store/types.ts';
 import { isFollower, type Config } from '../config/config.ts';
 import { decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, networkIdOf, sha256, toHex, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';

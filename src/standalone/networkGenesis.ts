@@ -2,7 +2,7 @@
 // plain genesis (ledger 1), a loaded snapshot's ledger (--load-state), or a lazy fork's (--fork-url:
 // the remote's ledger, its settings and the local root). A fork from a history archive has no
 // genesis (src/fork/archiveFork.ts).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';

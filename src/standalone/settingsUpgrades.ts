@@ -4,7 +4,7 @@
 // are cheap (Upgrades.cpp, ConfigUpgradeSetFrame::isValidXDR, isValidForApply and
 // SorobanNetworkConfig::isValidConfigSettingEntry), so what a real network would refuse is refused
 // here, before any ledger closes, with the reason.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { sha256 } from '../xdr/codec.ts';
 import { configSettingKey } from '../xdr/ledgerKeys.ts';
 import type { LedgerUpgradeStep } from '../ledger/closeLedger.ts';

@@ -2,7 +2,7 @@
 // queue and closes ledgers on a cadence (or as soon as something is queued, in instant mode); every
 // closed ledger goes through the same ingestion as a real network's, and the RPC methods only ever
 // see what ingestion stored.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { Logger } from 'pino';
 import type { CloseMode, Config } from '../config/config.ts';
 import type { IngestBatch, LedgerRow, Store } from '../store/types.ts';

@@ -5,7 +5,7 @@
 //
 // Each edit throws StateEditError (a message for the developer) when the state does not allow it;
 // the close then fails and stores nothing.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import type { LedgerUpgradeStep, UpgradableHeader } from '../ledger/closeLedger.ts';
 import {

@@ -1,7 +1,7 @@
 // sendTransaction on a followed network: the envelope goes to stellar-core's HTTP `/tx`, and core's
 // verdict is mapped as the reference node maps it (reference-node.md section 6).
 import { Reader } from '@stellar/js-xdr';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../xdr/xdr.ts';
 import { SubmitterError, type SubmitResult, type SubmitStatus, type TransactionSubmitter } from './transactionSubmitter.ts';
 import { networkIdOf, toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
 import { transactionHash } from '../xdr/transactions.ts';

@@ -1,7 +1,7 @@
-// Thin helpers over the SDK's generated XDR schemas. The engine and ingestion work on the SDK's
-// plain "wire" objects (schema.decode/encode) rather than the immutable class wrappers: they are
-// cheap to copy and to mutate while a ledger is being built.
-import { xdr, StrKey } from '@stellar/stellar-sdk';
+// Thin helpers over the generated XDR schemas (./xdr.ts). The engine and ingestion work on plain
+// "wire" objects (schema.decode/encode): they are cheap to copy and to mutate while a ledger is built.
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from './xdr.ts';
 import { createHash } from 'node:crypto';
 
 export type LedgerKey = xdr.LedgerKeyWire;

@@ -1,6 +1,6 @@
 // Builders for the ScVal scalars the ledger engine writes itself (SAC events, the network's
-// diagnostic errors), in the SDK's wire form.
-import { xdr } from '@stellar/stellar-sdk';
+// diagnostic errors), as wire values.
+import { xdr } from './xdr.ts';
 import type { ScVal } from './codec.ts';
 
 export const symVal = (s: string): ScVal => ({ type: 15, sym: new xdr.XdrString(s) });

@@ -1,5 +1,5 @@
 // Transaction envelopes: their network hashes and the parts both the engine and ingestion need.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from './xdr.ts';
 import { sha256, type TransactionEnvelope } from './codec.ts';
 
 type Transaction = xdr.TransactionWire;

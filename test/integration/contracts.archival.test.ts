@@ -17,13 +17,14 @@ import {
   resourceFeeOf, sendAndPoll, server, sha256, startContractNode, sym, u64, uploadAndDeploy,
 } from './support/contracts.ts';
 import { ledgerKeyOf } from '../../src/xdr/ledgerKeys.ts';
+import { xdr as nodeXdr } from '../../src/xdr/xdr.ts';
 
 const MIN_TEMPORARY_TTL = 30;
 const MIN_PERSISTENT_TTL = 60;
 const ARGS = ['--min-temporary-ttl', String(MIN_TEMPORARY_TTL), '--min-persistent-ttl', String(MIN_PERSISTENT_TTL)];
 
 const keyB64 = (k: xdr.LedgerKey) => k.toXdr('base64');
-const wireKeyB64 = (k: xdr.LedgerKeyWire) => Buffer.from(xdr.LedgerKey.schema.encode(k)).toString('base64');
+const wireKeyB64 = (k: nodeXdr.LedgerKeyWire) => Buffer.from(nodeXdr.LedgerKey.schema.encode(k)).toString('base64');
 const ttlKeyB64 = (k: xdr.LedgerKey) => wireKeyB64({ type: 9, ttl: { keyHash: sha256(k.toXdr()) } });
 
 /** LedgerCloseMetaV2.evictedKeys of ledger `seq`, read back through getLedgers. */
@@ -37,8 +38,8 @@ async function evictedKeys(node: NodeProcess, seq: number): Promise<string[]> {
 }
 
 /** The first operation's entry changes in a transaction's meta, as [change type, key (base64)] pairs. */
-function opChanges(done: rpc.Api.GetSuccessfulTransactionResponse): Array<{ type: number; key: string; entry?: xdr.LedgerEntryWire }> {
-  const meta = xdr.TransactionMeta.schema.decode(done.resultMetaXdr.toXdr());
+function opChanges(done: rpc.Api.GetSuccessfulTransactionResponse): Array<{ type: number; key: string; entry?: nodeXdr.LedgerEntryWire }> {
+  const meta = nodeXdr.TransactionMeta.schema.decode(done.resultMetaXdr.toXdr());
   assert.equal(meta.v, 4);
   if (meta.v !== 4) return [];
   return meta.v4.operations[0].changes.map((c) => {

@@ -2,7 +2,7 @@
 // whichever gives the taker the better rate (stellar-core's convertWithOffersAndPools). Both are
 // tried; the book wins only when it fills completely at a better price than the pool. Offers (which
 // never trade with pools, core's rounding mode NORMAL) go to the book alone.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { LedgerContext } from '../ops/types.ts';
 import type { Asset } from '../../xdr/codec.ts';

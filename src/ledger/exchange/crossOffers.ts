@@ -2,7 +2,7 @@
 // taker has sent or received enough, the book runs out, or a filter stops it (stellar-core's
 // crossOfferV10 and convertWithOffers). Each crossed offer's seller is paid from the taker's sheep
 // and pays wheat; the offer shrinks, or is taken whole and leaves the book with its reserve.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { LedgerContext } from '../ops/types.ts';
 import { accountOf, loadAccountOrThrow } from '../ops/accounts.ts';

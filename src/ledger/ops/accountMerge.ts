@@ -1,7 +1,7 @@
 // AccountMerge: deletes the source account and pays its whole native balance to the destination.
 // The source may hold nothing but signers (which are removed), may not sponsor anything, and may not
 // be merged if recreating it in this ledger would let its sequence number go backwards.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountKey, muxedToAccountId } from '../../xdr/codec.ts';
 import { muxedAccountAddress, transferEvent } from '../sacEvents.ts';
 import { AUTH_IMMUTABLE_FLAG, accountIdEquals, accountOf, addAccountBalance, loadAccount, loadAccountOrThrow, numSponsoring, startingSequenceNumber } from './accounts.ts';

@@ -2,7 +2,7 @@
 // balances, reserves, liabilities, and sub-entry bookkeeping (with the sponsorship counters that
 // existing entries may carry). Assets are in ../assets.ts, results in ./opResult.ts. The rules follow stellar-core at protocol >= 19;
 // older-protocol branches are deliberately not reproduced.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { StrKey } from '@stellar/stellar-sdk';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import {

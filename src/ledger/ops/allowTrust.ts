@@ -2,7 +2,7 @@
 // level (0, AUTHORIZED or AUTHORIZED_TO_MAINTAIN_LIABILITIES) of a holder's trustline to one of its
 // own asset codes. As with SetTrustLineFlags, revoking pulls the holder's offers in the asset and
 // redeems its pool shares.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { trustLineKey, type Asset } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
 import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, TRUSTLINE_AUTH_FLAGS, accountIdEquals, accountOf, isAuthorized, isAuthorizedToMaintainLiabilities, loadAccountOrThrow, trustLineFlagsValid, trustLineOf } from './accounts.ts';

@@ -1,7 +1,7 @@
 // BeginSponsoringFutureReserves: the source pays the reserves of whatever `sponsoredId` creates until
 // `sponsoredId` ends the sponsorship (EndSponsoringFutureReserves), which must happen within the same
 // transaction (txBAD_SPONSORSHIP otherwise, see closeLedger.ts).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountIdEquals } from './accounts.ts';
 import { activeSponsorOf, openSponsorship, openSponsorshipCount } from '../futureReserves.ts';
 import { resultMaker } from './opResult.ts';

@@ -1,6 +1,6 @@
 // BumpSequence: raises the source's sequence number to `bumpTo` (a lower or equal target is a
 // successful no-op). From protocol 19 the account's seqLedger/seqTime are stamped either way.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountOf, loadAccountOrThrow, touchSeqLedger } from './accounts.ts';
 import { resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';

@@ -3,7 +3,7 @@
 // authorized to maintain liabilities, to each constituent the source does not issue (native needs
 // none); it counts as two reserves, marks those trustlines used (liquidityPoolUseCount, which keeps
 // them from being deleted) and creates the pool with its first share line, erasing it with its last.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountKey, trustLineKey, type LedgerEntry, type TrustLineAsset } from '../../xdr/codec.ts';
 import { AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTHORIZED_FLAG, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountOf, loadAccount, loadAccountOrThrow, trustLineMinimumLimit, trustLineOf } from './accounts.ts';
 import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship } from '../sponsorship.ts';

@@ -1,7 +1,7 @@
 // ClaimClaimableBalance (CAP-23): a claimant whose predicate holds at this ledger's close time takes
 // the whole balance. The entry goes away and its reserve returns to whoever sponsored it. The issuer
 // claiming a balance of its own asset burns it (no trustline needed, nothing credited).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { isIssuer } from '../assets.ts';
 import { claimableBalanceAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { isPredicateSatisfied } from '../claimPredicates.ts';

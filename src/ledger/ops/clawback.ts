@@ -2,7 +2,7 @@
 // it. Only lines that carry TRUSTLINE_CLAWBACK_ENABLED (set from the issuer's AUTH_CLAWBACK_ENABLED
 // when the line was created) can be clawed back, authorized or not; the line's selling liabilities
 // (what its offers have committed) stay out of reach.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { bytesEqual, muxedToAccountId } from '../../xdr/codec.ts';
 import { isAssetValid, isIssuer } from '../assets.ts';
 import { clawbackEvent, muxedAccountAddress } from '../sacEvents.ts';

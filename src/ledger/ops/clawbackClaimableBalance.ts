@@ -1,7 +1,7 @@
 // ClawbackClaimableBalance (CAP-35): the issuer of a clawback-enabled claimable balance's asset
 // takes the whole balance back, burning it. The entry goes away and its reserve returns to its
 // sponsor, exactly as when it is claimed.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { isIssuer } from '../assets.ts';
 import { claimableBalanceAddress, clawbackEvent } from '../sacEvents.ts';
 import { claimableBalanceKey, claimableBalanceOf, isClawbackEnabledOnClaimableBalance, loadClaimableBalance } from '../claimableBalances.ts';

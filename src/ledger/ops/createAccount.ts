@@ -1,6 +1,6 @@
 // CreateAccount: funds a new account with `startingBalance` taken from the source. The new account's
 // reserve may be sponsored (CAP-33).
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { accountKey, type LedgerEntry } from '../../xdr/codec.ts';
 import { accountAddress, muxedAccountAddress, transferEvent } from '../sacEvents.ts';
 import { accountIdEquals, accountOf, addAccountBalance, availableBalance, loadAccountOrThrow, startingSequenceNumber } from './accounts.ts';

@@ -4,7 +4,7 @@
 // creator, or by whoever sponsors the creator's future reserves. An issuer creating a balance of its
 // own asset mints it (no trustline, nothing debited). A balance of a clawback-enabled line (or an
 // issuer with AUTH_CLAWBACK_ENABLED) is itself clawback-enabled (CAP-35).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { isAssetValid, isIssuer } from '../assets.ts';
 import { claimableBalanceAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { isPredicateValid, toAbsolutePredicate } from '../claimPredicates.ts';

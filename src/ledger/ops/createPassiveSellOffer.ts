@@ -1,6 +1,6 @@
 // CreatePassiveSellOffer: a new sell offer that does not take offers at exactly its own price, so
 // two passive offers at the same price can rest against each other (market makers' spreads).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { manageOfferHandler } from './manageOffer.ts';
 import { sellOfferRequest } from './manageSellOffer.ts';
 

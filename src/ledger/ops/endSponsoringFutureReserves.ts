@@ -1,6 +1,6 @@
 // EndSponsoringFutureReserves: the source (a sponsored account) ends the sponsorship of its future
 // reserves that BeginSponsoringFutureReserves opened earlier in the transaction.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { activeSponsorOf, closeSponsorship } from '../futureReserves.ts';
 import { resultMaker } from './opResult.ts';
 import type { OpHandler } from './types.ts';

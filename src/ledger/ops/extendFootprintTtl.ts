@@ -1,6 +1,6 @@
 // ExtendFootprintTTL: extends the live-until ledger of every live read-only footprint entry to
 // `ledger + extendTo`, paying rent from the refundable fee (stellar-core's ExtendFootprintTTLOpFrame).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { isPersistentKey, isSorobanKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';

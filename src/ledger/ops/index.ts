@@ -36,7 +36,7 @@
 // Sponsorship (CAP-33): every operation that creates or removes an entry or signer pays or releases
 // its reserve through ../sponsorship.ts, so the account sponsoring the source's future reserves pays
 // while a sponsorship is open.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountKey } from '../../xdr/codec.ts';
 import type { OpHandler, OpOutcome } from './types.ts';
 import { createAccount } from './createAccount.ts';

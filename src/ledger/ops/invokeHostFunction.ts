@@ -2,7 +2,7 @@
 // host, the way stellar-core's InvokeHostFunctionOpFrame does: load the footprint (auto-restoring
 // archived entries the transaction lists), let the host run, write back what it changed, and charge
 // rent and events to the refundable fee.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { decodeLedgerEntry, encodeLedgerEntry, sha256, toHex } from '../../xdr/codec.ts';
 import { isImpersonatedAccount, signForImpersonated, withImpersonationSigner, withRealSigners } from '../impersonation.ts';
 import { isPersistentKey, isSorobanKey, keyId, ledgerKeyOf, ttlKeyFor } from '../../xdr/ledgerKeys.ts';

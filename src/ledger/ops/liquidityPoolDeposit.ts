@@ -3,7 +3,7 @@
 // floor(sqrt(a * b)) shares; into a pool with shares it gets the largest share count both maxima
 // cover (each side rounded down) and pays, per side, that fraction of the reserve rounded up, so a
 // deposit never dilutes existing holders. The price a/b deposited must lie in [minPrice, maxPrice].
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { liquidityPoolAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { assetEquals } from '../assets.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, type ConstantProduct } from '../liquidityPools.ts';

@@ -1,7 +1,7 @@
 // LiquidityPoolWithdraw (CAP-38): the source returns `amount` pool shares and receives that fraction
 // of each reserve, rounded down (so the remaining holders never lose), refusing when a side falls
 // short of its minimum or does not fit the source's balance or limit.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { Asset } from '../../xdr/codec.ts';
 import { liquidityPoolAddress, movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { constantProductOf, loadLiquidityPool, poolShareTrustLineKey, poolWithdrawalAmount } from '../liquidityPools.ts';

@@ -1,6 +1,6 @@
 // ManageBuyOffer: an offer stated as `buyAmount` of `buying` at `price` (selling per buying). It
 // rests in the book as a sell offer at the inverse price; its buy amount caps what it receives.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { exchangeWithoutPriceErrorThresholds, Rounding } from '../exchange/exchangeMath.ts';
 import { INT64_MAX } from '../numeric.ts';
 import { manageOfferHandler } from './manageOffer.ts';

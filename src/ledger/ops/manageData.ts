@@ -1,5 +1,5 @@
 // ManageData: sets (creates or replaces) or, with no value, deletes a named data entry of the source.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { dataKey, type LedgerEntry } from '../../xdr/codec.ts';
 import { isStringValid, loadAccountOrThrow } from './accounts.ts';
 import { createEntryWithPossibleSponsorship, removeEntryWithPossibleSponsorship } from '../sponsorship.ts';

@@ -3,7 +3,7 @@
 // the book at its price or better; what is left rests in the book with liabilities on its seller.
 // The three differ only in how their amount is stated (sheep to sell, or wheat to buy), and in
 // whether a new offer is passive (it does not take offers at exactly its own price).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { LedgerContext, OpContext, OpHandler, OpOutcome } from './types.ts';
 import type { Asset, LedgerEntry } from '../../xdr/codec.ts';

@@ -1,6 +1,6 @@
 // ManageSellOffer: create, update or delete an offer to sell `amount` of `selling` at `price`
 // (buying per selling). The shared mechanics are in manageOffer.ts.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { offerLiabilities } from '../exchange/exchangeMath.ts';
 import { manageOfferHandler, type OfferRequest } from './manageOffer.ts';
 

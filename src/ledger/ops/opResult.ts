@@ -1,6 +1,6 @@
 // What an operation answers: its result arm (OperationResult.tr) and whether it succeeded, or one
 // of the top-level OperationResult codes.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { OpOutcome } from './types.ts';
 import type { SponsorshipResult } from '../sponsorshipRules.ts';
 

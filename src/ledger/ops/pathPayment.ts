@@ -2,7 +2,7 @@
 // PathPaymentOpFrameBase): debiting the sender, crediting the destination, and converting one asset
 // into the next along the path through the book or a pool. Strict receive walks the path backwards
 // from the amount the destination must get; strict send walks it forwards from the amount sent.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { OpContext, OpOutcome } from './types.ts';
 import { accountKey, muxedToAccountId, type AccountId, type Asset } from '../../xdr/codec.ts';

@@ -1,6 +1,6 @@
 // PathPaymentStrictReceive: the destination receives exactly `destAmount` of `destAsset`; the path
 // is converted backwards from it, and the sender pays what that costs, at most `sendMax`.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { OpHandler } from './types.ts';
 import { Rounding } from '../exchange/exchangeMath.ts';
 import { INT64_MAX } from '../numeric.ts';

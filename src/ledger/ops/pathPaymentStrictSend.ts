@@ -1,6 +1,6 @@
 // PathPaymentStrictSend: the sender pays exactly `sendAmount` of `sendAsset`; the path is converted
 // forwards from it, and the destination receives what that buys, at least `destMin`.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { OpHandler } from './types.ts';
 import { Rounding } from '../exchange/exchangeMath.ts';
 import { INT64_MAX } from '../numeric.ts';

@@ -3,7 +3,7 @@
 // codes it shares number for number; only native to oneself succeeds at once, changing nothing.
 // An issuer needs no trustline for its own asset (it mints when sending and burns when receiving),
 // and a payment back to the issuer does not even require the issuer account to exist.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { muxedToAccountId } from '../../xdr/codec.ts';
 import { movementEvent, muxedAccountAddress } from '../sacEvents.ts';
 import { accountIdEquals } from './accounts.ts';

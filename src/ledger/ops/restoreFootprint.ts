@@ -3,7 +3,7 @@
 //
 // An entry whose TTL lapsed but was not evicted yet gets a new TTL; one evicted to the hot archive
 // (stored without a TTL) is written back with a new one.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { encodeLedgerEntry } from '../../xdr/codec.ts';
 import { isPersistentKey, ttlKeyFor } from '../../xdr/ledgerKeys.ts';
 import { entrySizeProblem, ttlEntry } from '../soroban/context.ts';

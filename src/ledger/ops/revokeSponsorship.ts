@@ -9,7 +9,7 @@
 //   A sponsored by C (C != B)     -> C pays
 //
 // A claimable balance has no owner to fall back on, so its sponsorship can only be transferred.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { AccountEntry, AccountId, LedgerEntry, LedgerKey } from '../../xdr/codec.ts';
 import { accountIdEquals, accountOf, compareSignerKeys, extV2, isStringValid, loadAccount, loadAccountOrThrow } from './accounts.ts';
 import { isAssetValid, isIssuer } from '../assets.ts';

@@ -1,7 +1,7 @@
 // SetOptions: account flags, thresholds and master weight, signers, home domain, inflation
 // destination. Signers are kept sorted by key (XDR order) and each one holds a base reserve, paid by
 // the account or by whoever sponsors its future reserves.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { accountKey } from '../../xdr/codec.ts';
 import { ALL_ACCOUNT_AUTH_FLAGS, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_IMMUTABLE_FLAG, AUTH_REVOCABLE_FLAG, MASK_ACCOUNT_FLAGS_V17, MAX_SIGNERS, accountIdEquals, accountOf, compareSignerKeys, extV2, isStringValid, loadAccountOrThrow } from './accounts.ts';
 import { createSignerWithPossibleSponsorship, removeSignerWithPossibleSponsorship } from '../sponsorship.ts';

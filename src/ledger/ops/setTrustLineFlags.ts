@@ -1,7 +1,7 @@
 // SetTrustLineFlags: the issuer sets and clears flags on a holder's trustline (protocol 17+).
 // Revoking authorization (dropping below AUTHORIZED_TO_MAINTAIN_LIABILITIES) also pulls the holder's
 // offers in that asset and redeems its pool shares in pools holding it (revocation.ts).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { trustLineKey } from '../../xdr/codec.ts';
 import { setAuthorizedEvent } from '../sacEvents.ts';
 import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, MASK_TRUSTLINE_FLAGS_V17, TRUSTLINE_AUTH_FLAGS, TRUSTLINE_CLAWBACK_ENABLED_FLAG, accountIdEquals, accountOf, loadAccountOrThrow, isAuthorizedToMaintainLiabilities, trustLineFlagsValid, trustLineOf } from './accounts.ts';

@@ -1,5 +1,5 @@
 // The contract between the transaction applier and one operation (classic or Soroban).
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { LedgerTxn } from '../ledgerTxn.ts';
 import type { AccountId, ContractEvent, MuxedAccount } from '../../xdr/codec.ts';
 import type { SorobanOpContext } from '../soroban/context.ts';

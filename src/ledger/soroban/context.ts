@@ -1,6 +1,6 @@
 // What a Soroban operation needs beyond a classic one: the transaction's declared resources, the
 // network configuration, the host, and the refundable-fee budget it spends rent and events from.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import type { NativeSorobanApplier } from '../../host/native.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { budgetExceeded, type NetworkError } from './diagnostics.ts';

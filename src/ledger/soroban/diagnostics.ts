@@ -5,7 +5,7 @@
 // ENABLE_DIAGNOSTICS_FOR_TX_SUBMISSION, as RPC providers run it); apply-time ones go into the failed
 // transaction's meta. Clients print their text (stellar-cli, the SDKs' error messages), so the
 // messages are core's, word for word.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 import { strVal, symVal, u64Val } from '../../xdr/scVals.ts';
 
 /** ScErrorType values core uses for its own errors. */

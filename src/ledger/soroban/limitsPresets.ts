@@ -5,7 +5,7 @@
 // footprint entries, transaction and ledger sizes, events size, contract, key and entry sizes and
 // the ledger's transaction count. Fees, cost parameters and state archival stay testnet's: they
 // price and expire, they do not refuse, and the cost parameters belong to our host's protocol.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../xdr/xdr.ts';
 
 export type LimitsPreset = 'testnet' | 'unlimited';
 

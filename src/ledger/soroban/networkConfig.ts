@@ -1,6 +1,6 @@
 // The Soroban limits the ledger engine enforces, read from the network's ConfigSetting entries (the
 // same entries simulation reads), so validation and the host always agree on the configuration.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { encodeLedgerEntry, type LedgerEntry, type LedgerKey } from '../../xdr/codec.ts';
 import { ConfigSettingId as ID, configSettingKey } from '../../xdr/ledgerKeys.ts';
 /** Every ConfigSettingID this protocol defines. */

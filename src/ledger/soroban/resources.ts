@@ -1,7 +1,7 @@
 // Soroban transaction-level validity and resource fees, after stellar-core's
 // TransactionFrame::checkSorobanResources and computePreApplySorobanResourceFee. The fee arithmetic
 // itself is the host's (native `resourceFee`), so it is the network's to the stroop.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { encodeLedgerKey } from '../../xdr/codec.ts';
 import { isPersistentKey, isSorobanKey, keyId } from '../../xdr/ledgerKeys.ts';
 import type { NativeSorobanApplier, ResourceUse } from '../../host/native.ts';

@@ -1,6 +1,6 @@
 // getLatestLedger: the latest stored ledger. `headerXdr` is the bare LedgerHeader (getLedgers sends
 // the LedgerHeaderHistoryEntry), `closeTime` a string; xdrFormat is ignored, as by the reference.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { internalError } from '../errors.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';

@@ -7,7 +7,7 @@
 // Our extension: `ledger` answers as of the end of that past ledger instead (the entries and TTLs it
 // left, lapsed relative to it), for any ledger the store's entry history covers; `latestLedger` is
 // still the latest ledger. Without it the answer is the reference's.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { internalError, invalidParams } from '../errors.ts';
 import {
   bytesEqual, decodeBase64Std, decodeLedgerEntry, decodeLedgerKey, encodeLedgerKey, toBase64, type LedgerKey,

@@ -1,7 +1,7 @@
 // sendTransaction: decode the envelope, hand it to the submitter (the standalone queue or a core
 // node), and report the submitter's verdict with the latest ledger. It does not wait for inclusion.
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { internalError, invalidParams } from '../errors.ts';
 import { decodeBase64Std, toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';

@@ -2,7 +2,7 @@
 //   struct LedgerCloseMetaBatch { uint32 startSequence; uint32 endSequence; LedgerCloseMeta ledgerCloseMetas<>; }
 // Each LedgerCloseMeta is handed on as the exact bytes the file holds (sliced, never re-encoded).
 import { zstdCompressSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../xdr/xdr.ts';
 import { Reader } from '@stellar/js-xdr';
 import type { RawLedger } from '../ledgerSource.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { HistoryArchivePublisher } from '../../../src/archive/archivePublisher.ts';
 import { HistoryArchive } from '../../../src/archive/historyArchive.ts';
 import { bootstrapState } from '../../../src/archive/stateBootstrap.ts';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { Keypair, Networks, xdr } from '@stellar/stellar-sdk';
+import { Keypair, Networks } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { frameRecord } from '../../../src/io/recordMarked.ts';
 import {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { HistoryArchive } from '../../../src/archive/historyArchive.ts';
 import { bootstrapState, type BootstrapProgress } from '../../../src/archive/stateBootstrap.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerEntry, encodeLedgerKey, sha256, type LedgerEntry } from '../../../src/xdr/codec.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import { ForkFetchError, RemoteForkedState, markResolved } from '../../../src/fork/forkedState.ts';
 import { RemoteRpc } from '../../../src/fork/remoteRpc.ts';

@@ -7,7 +7,7 @@
 // as "newer than host".
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { Simulator, genesisConfigSettingEntries, hostInfo, loadNative } from '../../../src/host/index.ts';
 import { sha256, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import {

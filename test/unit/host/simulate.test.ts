@@ -2,7 +2,7 @@
 // errors as the host's own text, footprint operations, and simulations running off the event loop.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { Simulator, loadNative } from '../../../src/host/index.ts';
 import { encodeLedgerKey, sha256, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import {

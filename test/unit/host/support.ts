@@ -1,6 +1,6 @@
 // Test scaffolding for the native host: a hand-assembled Soroban contract and a real node database
 // (SqliteStore) holding the genesis network configuration, a root account and that contract.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

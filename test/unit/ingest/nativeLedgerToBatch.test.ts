@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { nativeAvailable } from '../../../src/host/native.ts';
 import { envelopesOf, fastLedgerToBatch, ledgerToBatch } from '../../../src/ingest/ledgerToBatch.ts';
 import { nativeLedgerToBatch } from '../../../src/ingest/nativeLedgerToBatch.ts';

@@ -1,7 +1,7 @@
 // The per-transaction applier closeLedger uses (and the replay drives): the meta around the operations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { applyTransaction, maxSeqNumsToApply } from '../../../src/ledger/closeLedger.ts';
 import { LedgerTxn } from '../../../src/ledger/ledgerTxn.ts';
 import { frameOf } from '../../../src/ledger/transactionFrame.ts';

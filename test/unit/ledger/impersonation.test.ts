@@ -3,7 +3,8 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Keypair, xdr } from '@stellar/stellar-sdk';
+import { Keypair } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { impersonationSigner, signForImpersonated, withImpersonationSigner, withRealSigners } from '../../../src/ledger/impersonation.ts';
 import { Impersonation } from '../../../src/standalone/impersonation.ts';
 import { sha256 } from '../../../src/xdr/codec.ts';

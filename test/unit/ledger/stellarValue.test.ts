@@ -4,7 +4,8 @@
 // goes through ingestion and getLedgers like any empty ledger.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+import { Keypair, StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { signedStellarValue, stellarValueSignaturePayload, validatorSigner } from '../../../src/ledger/validator.ts';
 import { rootSigner } from '../../../src/ledger/rootAccount.ts';
 import { headerHash } from '../../../src/ledger/header.ts';

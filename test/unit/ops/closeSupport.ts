@@ -2,7 +2,7 @@
 // than to one operation (operations sharing a transaction's LedgerTxn, txBAD_SPONSORSHIP, one-time
 // signers): real signed envelopes go through closeLedgerSteps, and each closed ledger's changes are
 // folded back into the MemoryState as ingestion would.
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../../src/xdr/xdr.ts';
 import { Keypair } from '@stellar/stellar-sdk';
 import { closeLedgerSteps, type ClosedLedger, type PreviousLedger } from '../../../src/ledger/closeLedger.ts';
 import { genesisLedger } from '../../../src/ledger/genesis.ts';

@@ -2,7 +2,8 @@
 // ChangeTrust, LiquidityPoolDeposit and LiquidityPoolWithdraw, against stellar-core's rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Asset as SdkAsset, StrKey, getLiquidityPoolId, xdr } from '@stellar/stellar-sdk';
+import { Asset as SdkAsset, StrKey, getLiquidityPoolId, xdr as sdkXdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { createHash } from 'node:crypto';
 import { BASE_RESERVE, MemoryState, XLM, accountEntry, accountId, credit, innerCode, muxed, runOp, trustLineEntry } from './support.ts';
 import { operationResultOf } from '../../../src/ledger/ops/index.ts';
@@ -100,8 +101,8 @@ test('pool id is sha256 of the LiquidityPoolParameters XDR, whatever the order t
     assert.equal(Buffer.from(poolIdForAssets(x, y)).toString('hex'), Buffer.from(expected).toString('hex'));
     assert.equal(Buffer.from(poolIdForAssets(y, x)).toString('hex'), Buffer.from(expected).toString('hex'));
     // and by hand: hash the XDR the SDK's classes encode
-    const params = xdr.LiquidityPoolParameters.liquidityPoolConstantProduct(new xdr.LiquidityPoolConstantProductParameters({
-      assetA: xdr.Asset.fromXdrObject(a), assetB: xdr.Asset.fromXdrObject(b), fee: 30,
+    const params = sdkXdr.LiquidityPoolParameters.liquidityPoolConstantProduct(new sdkXdr.LiquidityPoolConstantProductParameters({
+      assetA: sdkXdr.Asset.fromXdrObject(a), assetB: sdkXdr.Asset.fromXdrObject(b), fee: 30,
     }));
     const byHand = createHash('sha256').update(params.toXdr()).digest('hex');
     assert.equal(Buffer.from(poolIdForAssets(x, y)).toString('hex'), byHand);

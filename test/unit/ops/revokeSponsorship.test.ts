@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keypair } from '@stellar/stellar-sdk';
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../../src/xdr/xdr.ts';
 import { accountKey, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';
 import { UINT32_MAX } from '../../../src/ledger/ops/accounts.ts';
 import { revokeSponsorship } from '../../../src/ledger/ops/revokeSponsorship.ts';

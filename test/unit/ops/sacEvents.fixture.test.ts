@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { xdr, StrKey } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import {
   accountAddress, assetContractId, feeEvent, movementEvent, muxedAccountAddress, setAuthorizedEvent, transferEvent,
 } from '../../../src/ledger/sacEvents.ts';

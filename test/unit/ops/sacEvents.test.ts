@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import {
   accountAddress, amountData, assetContractId, burnEvent, feeEvent, memoVal, mintEvent, movementEvent,
   muxedAccountAddress, sep11AssetString, transferEvent,

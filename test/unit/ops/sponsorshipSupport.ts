@@ -1,5 +1,5 @@
 // Operation bodies and state readers shared by the sponsorship tests.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { extV2 } from '../../../src/ledger/ops/accounts.ts';
 import { dataKey, toHex, trustLineKey, type AccountId, type Asset, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';

@@ -1,6 +1,6 @@
 // Test scaffolding for the operation handlers: an in-memory EntrySource, entry builders and a runner
 // that validates and applies one operation through a real LedgerTxn, committing on success.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { createHash } from 'node:crypto';
 import { LedgerTxn, type EntrySource } from '../../../src/ledger/ledgerTxn.ts';
 import { OrderBook } from '../../../src/ledger/orderBook.ts';

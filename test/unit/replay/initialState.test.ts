@@ -2,7 +2,7 @@
 // before the first replayed ledger.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../../src/xdr/xdr.ts';
 import { InitialState, entryIdOf, entryIdOfKey, keyXdrOf } from '../../../src/replay/initialState.ts';
 import { accountKey, decodeLedgerEntry, encodeLedgerKey, trustLineKey, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { keyId, ledgerKeyOf } from '../../../src/xdr/ledgerKeys.ts';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { normalizeMeta, sortChanges } from '../../../src/replay/normalizeMeta.ts';
 import { keyId, ledgerKeyOfChange } from '../../../src/xdr/ledgerKeys.ts';
 import { cloneWire } from '../../../src/ledger/ledgerTxn.ts';

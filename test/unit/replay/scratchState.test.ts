@@ -2,7 +2,7 @@
 // transaction read that no meta shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '../../../src/xdr/xdr.ts';
 import { InitialState } from '../../../src/replay/initialState.ts';
 import { ScratchState } from '../../../src/replay/scratchState.ts';
 import { accountKey, encodeLedgerKey, trustLineKey, type LedgerEntry, type LedgerKey } from '../../../src/xdr/codec.ts';

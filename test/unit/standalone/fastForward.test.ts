@@ -5,7 +5,7 @@
 // same entries, whether every ledger is stored or most fall out of the retention window at once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import type { Clock } from '../../../src/standalone/clock.ts';
 import type { LedgerUpgradeStep } from '../../../src/ledger/closeLedger.ts';
 import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerHeader, type LedgerKey } from '../../../src/xdr/codec.ts';

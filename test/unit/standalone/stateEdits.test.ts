@@ -2,7 +2,7 @@
 // state: what each writes, the TTL it keeps with a contract entry, and what it refuses.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { LedgerTxn } from '../../../src/ledger/ledgerTxn.ts';
 import type { UpgradableHeader } from '../../../src/ledger/closeLedger.ts';
 import { accountKey, sha256, type LedgerEntry, type LedgerKey, type ScVal } from '../../../src/xdr/codec.ts';

@@ -1,7 +1,7 @@
 // lumen_upgradeConfig: changes Soroban network settings the way a network votes them in: the next
 // ledger carries a LEDGER_UPGRADE_CONFIG and rewrites the CONFIG_SETTING entries in its upgrade
 // meta, so followers, getLedgerEntries, simulation, admission and apply all see the new values.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../xdr/xdr.ts';
 import { decodeLedgerEntry, encodeLedgerKey, toBase64, toHex } from '../../../xdr/codec.ts';
 import { configSettingKey } from '../../../xdr/ledgerKeys.ts';
 import { arrayOf, hexHash, ledgerSequence, object, uint32 } from '../shared/schemas.ts';

@@ -1,6 +1,7 @@
 // Stored events as getEvents and queryEvents serve them: a page filled from the event index a
 // chunk at a time in the query's order, each event rendered as one EventInfo.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../../../xdr/xdr.ts';
 import { ErrorCode, RpcError } from '../../errors.ts';
 import type { EventQuery, StoreReader, StoredEvent } from '../../../store/types.ts';
 import type { EventPosition } from '../../../events/types.ts';

@@ -8,7 +8,8 @@
 //     contract id, each topic (segments, `**` placement, at most 4 segments); all -32602.
 // Extras the reference does not have (existing clients never send them): `pagination.order` (or
 // top-level `order`) "asc" | "desc", and `txHash`, which restricts results to one transaction.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../../../xdr/xdr.ts';
 import { invalidParams, RpcError } from '../../errors.ts';
 import type { EventFilterSpec, EventPosition, TopicPattern } from '../../../events/types.ts';
 import { EventXdrError, skipScVal } from '../../../events/eventBytes.ts';

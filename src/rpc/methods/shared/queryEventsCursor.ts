@@ -15,7 +15,7 @@
 // request's would be, so a cursor is either what the encoder wrote or malformed. (A checksum, not a
 // signature: a cursor forged with a valid one can only ask what a request could.)
 import { crc32 } from 'node:zlib';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../xdr/xdr.ts';
 import type { EventPosition } from '../../../events/types.ts';
 import { comparePositions, OP_MASK, TX_MASK } from '../../../events/eventIds.ts';
 import { skipScVal } from '../../../events/eventBytes.ts';
@@ -104,14 +104,14 @@ function checksum(body: Uint8Array): Buffer {
   return b;
 }
 
-/** Whether the bytes are exactly one ScVal (its structure, then its union arms through the SDK's decoder). */
+/** Whether the bytes are exactly one ScVal (its structure, then its union arms through the XDR decoder). */
 function isScVal(b: Uint8Array): boolean {
   try {
     if (skipScVal(b, 0) !== b.length) return false;
     xdr.ScVal.schema.decode(b);
     return true;
   } catch {
-    return false; // EventXdrError from the first, the SDK's own errors from the second
+    return false; // EventXdrError from the first, XdrError from the second
   }
 }
 

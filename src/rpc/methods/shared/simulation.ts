@@ -5,7 +5,7 @@
 // Every request problem is a *result* `{error, latestLedger: 0}` (never a JSON-RPC error), checked
 // in the reference's order: xdrFormat, envelope decoding, exactly one operation, no memo, authMode
 // (then the operation type), SorobanTransactionData for footprint operations.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../xdr/xdr.ts';
 import type { AuthMode, Simulation } from '../../../host/simulator.ts';
 import { innerTransaction, decodeEnvelope } from '../../../xdr/transactions.ts';
 import { decodeBase64Std } from '../../../xdr/codec.ts';

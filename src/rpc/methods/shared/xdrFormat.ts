@@ -1,5 +1,5 @@
 // The optional `xdrFormat` param ("" | "base64" | "json") and the conversions it selects. With "json",
-// each …Xdr field is replaced by a …Json field holding the SDK's JSON form of the decoded value
+// each …Xdr field is replaced by a …Json field holding the JSON form of the decoded value
 // (the same serde shape the reference's Rust xdr2json produces).
 import { invalidParams } from '../../errors.ts';
 import { toBase64 } from '../../../xdr/codec.ts';
@@ -21,7 +21,7 @@ export function parseXdrFormat(value: unknown): XdrFormat {
   return formatOf(value);
 }
 
-/** An SDK XDR class, e.g. xdr.LedgerHeader: decodes bytes into a value that renders itself as JSON. */
+/** An XDR type, e.g. xdr.LedgerHeader: decodes bytes into a value that renders itself as JSON. */
 export interface XdrJsonClass {
   fromXdr(input: Uint8Array): { toJson(): unknown };
 }

@@ -1,7 +1,8 @@
 // Parameters of the state-editing developer methods (lumen_setLedgerEntry, lumen_setBalance, ...):
-// XDR values given as base64 or in the SDK's JSON form (what getLedgerEntries answers with
+// XDR values given as base64 or in their JSON form (what getLedgerEntries answers with
 // xdrFormat "json"), addresses, assets and amounts; and running one edit as the next ledger's upgrade.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey } from '@stellar/stellar-sdk';
+import { xdr } from '../../../../xdr/xdr.ts';
 import type { StandaloneNetwork } from '../../../../standalone/standaloneNetwork.ts';
 import { StateEditError, devEditStep, type Edit } from '../../../../standalone/stateEdits.ts';
 import { decodeBase64Std } from '../../../../xdr/codec.ts';

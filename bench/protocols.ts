@@ -5,7 +5,7 @@
 // protocols so the shared machine's noise hits all alike; figures are medians, the ratios against
 // protocol 28 in the same run. Target (issue 26): protocol 30 at most 1.1x protocol 28.
 // Apply is not measured at 30: the standalone engine does not write protocol-30 ledgers yet.
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../src/xdr/xdr.ts';
 import { loadNative } from '../src/host/native.ts';
 import { Simulator } from '../src/host/simulator.ts';
 import { sha256 } from '../src/xdr/codec.ts';

@@ -7,7 +7,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '../../../src/xdr/xdr.ts';
 import { Simulator, genesisConfigSettingEntries, loadNative } from '../../../src/host/index.ts';
 import type { InvokeApplyResult } from '../../../src/host/native.ts';
 import { encodeLedgerEntry, encodeLedgerKey, networkIdOf, sha256, toBase64, type LedgerEntry, type ScVal } from '../../../src/xdr/codec.ts';

@@ -40,6 +40,8 @@ export interface SorobanFees { tracker: RefundableFeeTracker; nonRefundable: big
 
 export interface CloseOptions {
   closeTime: bigint;
+  /** From protocol 30 on (CAP-88): the close time in milliseconds, whose whole seconds are `closeTime`. */
+  closeTimeMs?: bigint;
   networkId: Uint8Array;
   soroban?: SorobanEnv;
   /** Contract entries whose TTL ended before this ledger, to evict after its transactions applied. */
@@ -172,7 +174,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
 
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
   const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
-  const scpValue = signedStellarValue(opts.networkId, txSetHash, opts.closeTime);
+  const scpValue = signedStellarValue(opts.networkId, txSetHash, opts.closeTime, opts.closeTimeMs);
   scpValue.upgrades = upgradesProcessing.map((u) => xdr.LedgerUpgrade.schema.encode(u.upgrade));
   const header = nextHeader(prev, {
     scpValue, txSetResultHash, ...upgraded,

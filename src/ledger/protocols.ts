@@ -8,15 +8,13 @@ import { loadNative, nativeAvailable } from '../host/native.ts';
 export const DEFAULT_PROTOCOL = 28;
 
 /** The protocols this engine writes ledgers of, oldest first (the host lines may run more). */
-export const ENGINE_PROTOCOLS: readonly number[] = [28, 29];
+export const ENGINE_PROTOCOLS: readonly number[] = [28, 29, 30];
 
 /**
  * Protocols a host line runs but the engine does not write yet, and why: the reason a request for
  * one is refused with.
  */
-const NOT_YET: Readonly<Record<number, string>> = {
-  30: 'protocol 30 ledgers carry millisecond close times in their headers (CAP-88), which this build\'s TypeScript XDR cannot write yet',
-};
+const NOT_YET: Readonly<Record<number, string>> = {};
 
 /** The protocols a standalone network of this build runs: the engine's, where the addon has their host line. */
 export function runnableProtocols(): number[] {

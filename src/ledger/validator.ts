@@ -17,29 +17,37 @@ export function validatorSigner(networkId: Uint8Array): RootSigner {
   return ed25519Signer(sha256(networkId, Buffer.from('lumen-rpc validator', 'utf8')));
 }
 
-/** What a StellarValue's signature covers: XDR of (network id, ENVELOPE_TYPE_SCPVALUE, txSetHash, closeTime). */
-export function stellarValueSignaturePayload(networkId: Uint8Array, txSetHash: Uint8Array, closeTime: bigint): Uint8Array {
-  const payload = Buffer.alloc(32 + 4 + 32 + 8);
+/**
+ * What a StellarValue's signature covers: XDR of (network id, ENVELOPE_TYPE_SCPVALUE, txSetHash,
+ * closeTime), and from protocol 30 on (a STELLAR_VALUE_SIGNED_MS value, CAP-88) closeTimeMs after
+ * them, as the CAP's draft specifies it (core 30's own payload was not available to check; followers
+ * verify no signature, so only this network's own checks depend on it).
+ */
+export function stellarValueSignaturePayload(networkId: Uint8Array, txSetHash: Uint8Array, closeTime: bigint, closeTimeMs?: bigint): Uint8Array {
+  const payload = Buffer.alloc(32 + 4 + 32 + 8 + (closeTimeMs === undefined ? 0 : 8));
   payload.set(networkId, 0);
   payload.writeInt32BE(ENVELOPE_TYPE_SCPVALUE, 32);
   payload.set(txSetHash, 36);
   payload.writeBigUInt64BE(closeTime, 68);
+  if (closeTimeMs !== undefined) payload.writeBigUInt64BE(closeTimeMs, 76);
   return payload;
 }
 
-/** The value the validator nominates for a ledger: its transaction set's hash and close time, signed. */
-export function signedStellarValue(networkId: Uint8Array, txSetHash: Uint8Array, closeTime: bigint): xdr.StellarValueWire {
+/**
+ * The value the validator nominates for a ledger: its transaction set's hash and close time, signed;
+ * with `closeTimeMs` (a ledger closed at protocol 30 or later) a STELLAR_VALUE_SIGNED_MS value that
+ * carries the close time in milliseconds too (closeTime == closeTimeMs / 1000).
+ */
+export function signedStellarValue(networkId: Uint8Array, txSetHash: Uint8Array, closeTime: bigint, closeTimeMs?: bigint): xdr.StellarValueWire {
   const validator = validatorSigner(networkId);
+  const lcValueSignature = {
+    nodeId: { type: 0 as const, ed25519: validator.publicKey },
+    signature: validator.sign(stellarValueSignaturePayload(networkId, txSetHash, closeTime, closeTimeMs)),
+  };
   return {
     txSetHash,
     closeTime,
     upgrades: [],
-    ext: {
-      v: 1,
-      lcValueSignature: {
-        nodeId: { type: 0, ed25519: validator.publicKey },
-        signature: validator.sign(stellarValueSignaturePayload(networkId, txSetHash, closeTime)),
-      },
-    },
+    ext: closeTimeMs === undefined ? { v: 1, lcValueSignature } : { v: 3, signedMsValue: { closeTimeMs, lcValueSignature } },
   };
 }

@@ -22,6 +22,7 @@ import { closeLedgerSteps, type ClosedLedger, type LedgerUpgradeStep } from '../
 import { isCheckpointLedger } from '../archive/historyArchiveState.ts';
 import { checkpointBucketListHash, commitToBucketList } from './checkpointCommitment.ts';
 import { DEFAULT_PROTOCOL } from '../ledger/protocols.ts';
+import { nextCloseSeconds, nextCloseTime, type CloseTime } from '../ledger/closeTimes.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { SorobanEnv } from '../ledger/soroban/resources.ts';
@@ -128,7 +129,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
     if (!this.store.latestLedger()) {
       createGenesis({
         writer: this.writer, config: this.config, networkId: this.networkId, log: this.log,
-        nextCloseTime: (prev) => this.nextCloseTime(prev), snapshot, fork,
+        nextCloseTime: (prev) => nextCloseSeconds(prev, this.clock.nowMs(), this.pinnedCloseTime), snapshot, fork,
       });
     }
     else noteGenesisSettings(this.store, this.config, this.log);
@@ -190,8 +191,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
    */
   private dryRun(frames: TransactionFrame[]): void {
     const prev = this.latestHeader();
+    const close = this.nextCloseTime(prev.header);
     const steps = closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
-      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban: this.soroban,
+      closeTime: close.seconds, closeTimeMs: close.ms, networkId: this.networkId, soroban: this.soroban,
       upgrades: this.pendingUpgrades, impersonated: this.impersonation,
     });
     while (!steps.next().done) { /* each step */ }
@@ -238,11 +240,12 @@ export class StandaloneNetwork implements TransactionSubmitter {
     return this.decodedHeader.header;
   }
 
-  /** The clock's time, but never before the previous close (several ledgers may share a second in instant mode). */
-  private nextCloseTime(prev: bigint): bigint {
-    if (this.pinnedCloseTime !== undefined && this.pinnedCloseTime > prev) return this.pinnedCloseTime;
-    const now = this.clock.nowSeconds();
-    return now > prev ? now : prev;
+  /**
+   * The clock's time, but never before the previous close (before protocol 30 several ledgers may share
+   * a second in instant mode; from 30 on each is a millisecond later at least: src/ledger/closeTimes.ts).
+   */
+  private nextCloseTime(prev: Pick<xdr.LedgerHeaderWire, 'ledgerVersion' | 'scpValue'>): CloseTime {
+    return nextCloseTime(prev, this.clock.nowMs(), this.pinnedCloseTime);
   }
 
   async submit(envelopeXdr: Uint8Array, envelope: TransactionEnvelope): Promise<SubmitResult> {
@@ -259,7 +262,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   /** Queues the transaction if it is valid for the next ledger (and, in instant mode, closes one soon). */
   submitFrame(frame: TransactionFrame): SubmitResult {
     const latest = this.latestHeader();
-    const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header.scpValue.closeTime), this.networkId, this.impersonation);
+    const ledger = nextLedgerContext(latest, this.nextCloseTime(latest.header).seconds, this.networkId, this.impersonation);
     const result = admitTransaction(frame, { queue: this.queue, state: this.state, ledger, soroban: this.soroban });
     if (result.status === 'PENDING' && this.mode === 'instant') this.scheduleEagerClose();
     return result;
@@ -445,8 +448,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const soroban = this.soroban;
     const sorobanState = this.sorobanState;
     // a stop meanwhile drops the ledger unstored, as a crash would
+    const close = this.nextCloseTime(prev.header);
     const run = () => work.run(closeLedgerSteps({ header: prev.header, hash: prev.hash }, frames, this.state, {
-      closeTime: this.nextCloseTime(prev.header.scpValue.closeTime), networkId: this.networkId, soroban,
+      closeTime: close.seconds, closeTimeMs: close.ms, networkId: this.networkId, soroban,
       ...(soroban && sorobanState ? {
         evictionCandidates: sorobanState.evictionCandidates(seq, soroban.config.maxEntriesToArchive),
         liveSorobanStateSize: averageAfterLedger(soroban.config.stateSizeWindow, soroban.config.stateSizeWindowSamplePeriod, seq, sorobanState.liveStateSize),

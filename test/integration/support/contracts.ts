@@ -13,8 +13,10 @@ import { PASSPHRASE, builder, server } from './sdk.ts';
 
 export { PASSPHRASE };
 
+/** The protocol-28 test contracts (every network this node runs accepts them). */
 export const CONTRACT_NAMES = ['counter', 'auth', 'caller', 'errors', 'storage', 'registry'] as const;
-export type ContractName = typeof CONTRACT_NAMES[number];
+/** Those, and contracts of later protocols: `mldsa` (protocol 30, CAP-87's host functions). */
+export type ContractName = typeof CONTRACT_NAMES[number] | 'mldsa';
 
 const WASM_DIR = new URL('../../../contracts/wasm/', import.meta.url);
 

@@ -177,9 +177,12 @@ export class ModuleEmitter {
     switch (d.kind) {
       case 'enum': {
         o.push(`export type ${name}Wire = number;`);
-        o.push(`const ${name}Schema = enumType('${name}', {`);
+        // the SDK's enum schemas carry their member prefix (scv for SCV_BOOL -> scvBool); code that
+        // walks schemas for JSON names reads it (src/standalone/ledgerSnapshot.ts)
+        const prefix = d.member_prefix === '' ? undefined : memberName(d.member_prefix.replace(/_$/, ''));
+        o.push(`const ${name}Schema = ${prefix ? 'Object.assign(' : ''}enumType('${name}', {`);
         for (const m of d.members) o.push(`  ${memberName(m.name)}: ${m.value},`);
-        o.push('});');
+        o.push(prefix ? `}), { memberPrefix: '${prefix}' });` : '});');
         o.push(`export const ${name} = xdrEnum(${name}Schema, [`);
         for (const m of d.members) o.push(`  [${m.value}, '${m.name}'],`);
         o.push(']);');

@@ -48,12 +48,12 @@ export const ScpBallot = xdrType(ScpBallotSchema);
  * ```
  */
 export type ScpStatementTypeWire = number;
-const ScpStatementTypeSchema = enumType('ScpStatementType', {
+const ScpStatementTypeSchema = Object.assign(enumType('ScpStatementType', {
   scpStPrepare: 0,
   scpStConfirm: 1,
   scpStExternalize: 2,
   scpStNominate: 3,
-});
+}), { memberPrefix: 'scpSt' });
 export const ScpStatementType = xdrEnum(ScpStatementTypeSchema, [
   [0, 'SCP_ST_PREPARE'],
   [1, 'SCP_ST_CONFIRM'],
@@ -1255,7 +1255,7 @@ export const FreezeBypassTxsDelta = xdrType(FreezeBypassTxsDeltaSchema);
  * ```
  */
 export type ConfigSettingIdWire = number;
-const ConfigSettingIdSchema = enumType('ConfigSettingId', {
+const ConfigSettingIdSchema = Object.assign(enumType('ConfigSettingId', {
   configSettingContractMaxSizeBytes: 0,
   configSettingContractComputeV0: 1,
   configSettingContractLedgerCostV0: 2,
@@ -1277,7 +1277,7 @@ const ConfigSettingIdSchema = enumType('ConfigSettingId', {
   configSettingFrozenLedgerKeysDelta: 18,
   configSettingFreezeBypassTxs: 19,
   configSettingFreezeBypassTxsDelta: 20,
-});
+}), { memberPrefix: 'configSetting' });
 export const ConfigSettingId = xdrEnum(ConfigSettingIdSchema, [
   [0, 'CONFIG_SETTING_CONTRACT_MAX_SIZE_BYTES'],
   [1, 'CONFIG_SETTING_CONTRACT_COMPUTE_V0'],
@@ -1554,7 +1554,7 @@ export const ScMetaEntry = xdrType(ScMetaEntrySchema);
  * ```
  */
 export type ScSpecTypeWire = number;
-const ScSpecTypeSchema = enumType('ScSpecType', {
+const ScSpecTypeSchema = Object.assign(enumType('ScSpecType', {
   scSpecTypeVal: 0,
   scSpecTypeBool: 1,
   scSpecTypeVoid: 2,
@@ -1581,7 +1581,7 @@ const ScSpecTypeSchema = enumType('ScSpecType', {
   scSpecTypeTuple: 1005,
   scSpecTypeBytesN: 1006,
   scSpecTypeUdt: 2000,
-});
+}), { memberPrefix: 'scSpecType' });
 export const ScSpecType = xdrEnum(ScSpecTypeSchema, [
   [0, 'SC_SPEC_TYPE_VAL'],
   [1, 'SC_SPEC_TYPE_BOOL'],
@@ -1929,10 +1929,10 @@ export const ScSpecUdtUnionCaseTupleV0 = xdrType(ScSpecUdtUnionCaseTupleV0Schema
  * ```
  */
 export type ScSpecUdtUnionCaseV0KindWire = number;
-const ScSpecUdtUnionCaseV0KindSchema = enumType('ScSpecUdtUnionCaseV0Kind', {
+const ScSpecUdtUnionCaseV0KindSchema = Object.assign(enumType('ScSpecUdtUnionCaseV0Kind', {
   scSpecUdtUnionCaseVoidV0: 0,
   scSpecUdtUnionCaseTupleV0: 1,
-});
+}), { memberPrefix: 'scSpecUdtUnionCase' });
 export const ScSpecUdtUnionCaseV0Kind = xdrEnum(ScSpecUdtUnionCaseV0KindSchema, [
   [0, 'SC_SPEC_UDT_UNION_CASE_VOID_V0'],
   [1, 'SC_SPEC_UDT_UNION_CASE_TUPLE_V0'],
@@ -2138,10 +2138,10 @@ export const ScSpecFunctionV0 = xdrType(ScSpecFunctionV0Schema);
  * ```
  */
 export type ScSpecEventParamLocationV0Wire = number;
-const ScSpecEventParamLocationV0Schema = enumType('ScSpecEventParamLocationV0', {
+const ScSpecEventParamLocationV0Schema = Object.assign(enumType('ScSpecEventParamLocationV0', {
   scSpecEventParamLocationData: 0,
   scSpecEventParamLocationTopicList: 1,
-});
+}), { memberPrefix: 'scSpecEventParamLocation' });
 export const ScSpecEventParamLocationV0 = xdrEnum(ScSpecEventParamLocationV0Schema, [
   [0, 'SC_SPEC_EVENT_PARAM_LOCATION_DATA'],
   [1, 'SC_SPEC_EVENT_PARAM_LOCATION_TOPIC_LIST'],
@@ -2183,11 +2183,11 @@ export const ScSpecEventParamV0 = xdrType(ScSpecEventParamV0Schema);
  * ```
  */
 export type ScSpecEventDataFormatWire = number;
-const ScSpecEventDataFormatSchema = enumType('ScSpecEventDataFormat', {
+const ScSpecEventDataFormatSchema = Object.assign(enumType('ScSpecEventDataFormat', {
   scSpecEventDataFormatSingleValue: 0,
   scSpecEventDataFormatVec: 1,
   scSpecEventDataFormatMap: 2,
-});
+}), { memberPrefix: 'scSpecEventDataFormat' });
 export const ScSpecEventDataFormat = xdrEnum(ScSpecEventDataFormatSchema, [
   [0, 'SC_SPEC_EVENT_DATA_FORMAT_SINGLE_VALUE'],
   [1, 'SC_SPEC_EVENT_DATA_FORMAT_VEC'],
@@ -2239,14 +2239,14 @@ export const ScSpecEventV0 = xdrType(ScSpecEventV0Schema);
  * ```
  */
 export type ScSpecEntryKindWire = number;
-const ScSpecEntryKindSchema = enumType('ScSpecEntryKind', {
+const ScSpecEntryKindSchema = Object.assign(enumType('ScSpecEntryKind', {
   scSpecEntryFunctionV0: 0,
   scSpecEntryUdtStructV0: 1,
   scSpecEntryUdtUnionV0: 2,
   scSpecEntryUdtEnumV0: 3,
   scSpecEntryUdtErrorEnumV0: 4,
   scSpecEntryEventV0: 5,
-});
+}), { memberPrefix: 'scSpecEntry' });
 export const ScSpecEntryKind = xdrEnum(ScSpecEntryKindSchema, [
   [0, 'SC_SPEC_ENTRY_FUNCTION_V0'],
   [1, 'SC_SPEC_ENTRY_UDT_STRUCT_V0'],
@@ -2366,7 +2366,7 @@ export const ScBytes = xdrType(ScBytesSchema);
  * ```
  */
 export type ScValTypeWire = number;
-const ScValTypeSchema = enumType('ScValType', {
+const ScValTypeSchema = Object.assign(enumType('ScValType', {
   scvBool: 0,
   scvVoid: 1,
   scvError: 2,
@@ -2390,7 +2390,7 @@ const ScValTypeSchema = enumType('ScValType', {
   scvLedgerKeyContractInstance: 20,
   scvLedgerKeyNonce: 21,
   scvExecutableTag: 22,
-});
+}), { memberPrefix: 'scv' });
 export const ScValType = xdrEnum(ScValTypeSchema, [
   [0, 'SCV_BOOL'],
   [1, 'SCV_VOID'],
@@ -2435,7 +2435,7 @@ export const ScValType = xdrEnum(ScValTypeSchema, [
  * ```
  */
 export type ScErrorTypeWire = number;
-const ScErrorTypeSchema = enumType('ScErrorType', {
+const ScErrorTypeSchema = Object.assign(enumType('ScErrorType', {
   sceContract: 0,
   sceWasmVm: 1,
   sceContext: 2,
@@ -2446,7 +2446,7 @@ const ScErrorTypeSchema = enumType('ScErrorType', {
   sceBudget: 7,
   sceValue: 8,
   sceAuth: 9,
-});
+}), { memberPrefix: 'sce' });
 export const ScErrorType = xdrEnum(ScErrorTypeSchema, [
   [0, 'SCE_CONTRACT'],
   [1, 'SCE_WASM_VM'],
@@ -2478,7 +2478,7 @@ export const ScErrorType = xdrEnum(ScErrorTypeSchema, [
  * ```
  */
 export type ScErrorCodeWire = number;
-const ScErrorCodeSchema = enumType('ScErrorCode', {
+const ScErrorCodeSchema = Object.assign(enumType('ScErrorCode', {
   scecArithDomain: 0,
   scecIndexBounds: 1,
   scecInvalidInput: 2,
@@ -2489,7 +2489,7 @@ const ScErrorCodeSchema = enumType('ScErrorCode', {
   scecInternalError: 7,
   scecUnexpectedType: 8,
   scecUnexpectedSize: 9,
-});
+}), { memberPrefix: 'scec' });
 export const ScErrorCode = xdrEnum(ScErrorCodeSchema, [
   [0, 'SCEC_ARITH_DOMAIN'],
   [1, 'SCEC_INDEX_BOUNDS'],
@@ -2646,11 +2646,11 @@ export const Int256Parts = xdrType(Int256PartsSchema);
  * ```
  */
 export type ContractExecutableTypeWire = number;
-const ContractExecutableTypeSchema = enumType('ContractExecutableType', {
+const ContractExecutableTypeSchema = Object.assign(enumType('ContractExecutableType', {
   contractExecutableWasm: 0,
   contractExecutableStellarAsset: 1,
   contractExecutableExternalRef: 2,
-});
+}), { memberPrefix: 'contractExecutable' });
 export const ContractExecutableType = xdrEnum(ContractExecutableTypeSchema, [
   [0, 'CONTRACT_EXECUTABLE_WASM'],
   [1, 'CONTRACT_EXECUTABLE_STELLAR_ASSET'],
@@ -2671,14 +2671,14 @@ export const ContractExecutableType = xdrEnum(ContractExecutableTypeSchema, [
  * ```
  */
 export type ScAddressTypeWire = number;
-const ScAddressTypeSchema = enumType('ScAddressType', {
+const ScAddressTypeSchema = Object.assign(enumType('ScAddressType', {
   scAddressTypeAccount: 0,
   scAddressTypeContract: 1,
   scAddressTypeMuxedAccount: 2,
   scAddressTypeClaimableBalance: 3,
   scAddressTypeLiquidityPool: 4,
   scAddressTypeMuxedContract: 5,
-});
+}), { memberPrefix: 'scAddressType' });
 export const ScAddressType = xdrEnum(ScAddressTypeSchema, [
   [0, 'SC_ADDRESS_TYPE_ACCOUNT'],
   [1, 'SC_ADDRESS_TYPE_CONTRACT'],
@@ -3062,13 +3062,13 @@ export const UpgradeType = xdrType(UpgradeTypeSchema);
  * ```
  */
 export type StellarValueTypeWire = number;
-const StellarValueTypeSchema = enumType('StellarValueType', {
+const StellarValueTypeSchema = Object.assign(enumType('StellarValueType', {
   stellarValueBasic: 0,
   stellarValueSigned: 1,
   stellarValueEmptyTxSet: 2,
   stellarValueSignedMs: 3,
   stellarValueEmptyTxSetMs: 4,
-});
+}), { memberPrefix: 'stellarValue' });
 export const StellarValueType = xdrEnum(StellarValueTypeSchema, [
   [0, 'STELLAR_VALUE_BASIC'],
   [1, 'STELLAR_VALUE_SIGNED'],
@@ -3500,7 +3500,7 @@ export const LedgerHeaderHistoryEntry = xdrType(LedgerHeaderHistoryEntrySchema);
  * ```
  */
 export type EnvelopeTypeWire = number;
-const EnvelopeTypeSchema = enumType('EnvelopeType', {
+const EnvelopeTypeSchema = Object.assign(enumType('EnvelopeType', {
   envelopeTypeTxV0: 0,
   envelopeTypeScp: 1,
   envelopeTypeTx: 2,
@@ -3512,7 +3512,7 @@ const EnvelopeTypeSchema = enumType('EnvelopeType', {
   envelopeTypeContractId: 8,
   envelopeTypeSorobanAuthorization: 9,
   envelopeTypeSorobanAuthorizationWithAddress: 10,
-});
+}), { memberPrefix: 'envelopeType' });
 export const EnvelopeType = xdrEnum(EnvelopeTypeSchema, [
   [0, 'ENVELOPE_TYPE_TX_V0'],
   [1, 'ENVELOPE_TYPE_SCP'],
@@ -3559,13 +3559,13 @@ export const TimeBounds = xdrType(TimeBoundsSchema);
  * ```
  */
 export type MemoTypeWire = number;
-const MemoTypeSchema = enumType('MemoType', {
+const MemoTypeSchema = Object.assign(enumType('MemoType', {
   memoNone: 0,
   memoText: 1,
   memoId: 2,
   memoHash: 3,
   memoReturn: 4,
-});
+}), { memberPrefix: 'memo' });
 export const MemoType = xdrEnum(MemoTypeSchema, [
   [0, 'MEMO_NONE'],
   [1, 'MEMO_TEXT'],
@@ -3625,13 +3625,13 @@ export const Memo = xdrType(MemoSchema);
  * ```
  */
 export type CryptoKeyTypeWire = number;
-const CryptoKeyTypeSchema = enumType('CryptoKeyType', {
+const CryptoKeyTypeSchema = Object.assign(enumType('CryptoKeyType', {
   keyTypeEd25519: 0,
   keyTypePreAuthTx: 1,
   keyTypeHashX: 2,
   keyTypeEd25519SignedPayload: 3,
   keyTypeMuxedEd25519: 256,
-});
+}), { memberPrefix: 'keyType' });
 export const CryptoKeyType = xdrEnum(CryptoKeyTypeSchema, [
   [0, 'KEY_TYPE_ED25519'],
   [1, 'KEY_TYPE_PRE_AUTH_TX'],
@@ -3812,12 +3812,12 @@ export const CreateAccountOp = xdrType(CreateAccountOpSchema);
  * ```
  */
 export type AssetTypeWire = number;
-const AssetTypeSchema = enumType('AssetType', {
+const AssetTypeSchema = Object.assign(enumType('AssetType', {
   assetTypeNative: 0,
   assetTypeCreditAlphanum4: 1,
   assetTypeCreditAlphanum12: 2,
   assetTypePoolShare: 3,
-});
+}), { memberPrefix: 'assetType' });
 export const AssetType = xdrEnum(AssetTypeSchema, [
   [0, 'ASSET_TYPE_NATIVE'],
   [1, 'ASSET_TYPE_CREDIT_ALPHANUM4'],
@@ -4056,12 +4056,12 @@ export const CreatePassiveSellOfferOp = xdrType(CreatePassiveSellOfferOpSchema);
  * ```
  */
 export type SignerKeyTypeWire = number;
-const SignerKeyTypeSchema = enumType('SignerKeyType', {
+const SignerKeyTypeSchema = Object.assign(enumType('SignerKeyType', {
   signerKeyTypeEd25519: 0,
   signerKeyTypePreAuthTx: 1,
   signerKeyTypeHashX: 2,
   signerKeyTypeEd25519SignedPayload: 3,
-});
+}), { memberPrefix: 'signerKeyType' });
 export const SignerKeyType = xdrEnum(SignerKeyTypeSchema, [
   [0, 'SIGNER_KEY_TYPE_ED25519'],
   [1, 'SIGNER_KEY_TYPE_PRE_AUTH_TX'],
@@ -4503,14 +4503,14 @@ export const ClaimantType = xdrEnum(ClaimantTypeSchema, [
  * ```
  */
 export type ClaimPredicateTypeWire = number;
-const ClaimPredicateTypeSchema = enumType('ClaimPredicateType', {
+const ClaimPredicateTypeSchema = Object.assign(enumType('ClaimPredicateType', {
   claimPredicateUnconditional: 0,
   claimPredicateAnd: 1,
   claimPredicateOr: 2,
   claimPredicateNot: 3,
   claimPredicateBeforeAbsoluteTime: 4,
   claimPredicateBeforeRelativeTime: 5,
-});
+}), { memberPrefix: 'claimPredicate' });
 export const ClaimPredicateType = xdrEnum(ClaimPredicateTypeSchema, [
   [0, 'CLAIM_PREDICATE_UNCONDITIONAL'],
   [1, 'CLAIM_PREDICATE_AND'],
@@ -4668,10 +4668,10 @@ export const BeginSponsoringFutureReservesOp = xdrType(BeginSponsoringFutureRese
  * ```
  */
 export type RevokeSponsorshipTypeWire = number;
-const RevokeSponsorshipTypeSchema = enumType('RevokeSponsorshipType', {
+const RevokeSponsorshipTypeSchema = Object.assign(enumType('RevokeSponsorshipType', {
   revokeSponsorshipLedgerEntry: 0,
   revokeSponsorshipSigner: 1,
-});
+}), { memberPrefix: 'revokeSponsorship' });
 export const RevokeSponsorshipType = xdrEnum(RevokeSponsorshipTypeSchema, [
   [0, 'REVOKE_SPONSORSHIP_LEDGER_ENTRY'],
   [1, 'REVOKE_SPONSORSHIP_SIGNER'],
@@ -5224,12 +5224,12 @@ export const LiquidityPoolWithdrawOp = xdrType(LiquidityPoolWithdrawOpSchema);
  * ```
  */
 export type HostFunctionTypeWire = number;
-const HostFunctionTypeSchema = enumType('HostFunctionType', {
+const HostFunctionTypeSchema = Object.assign(enumType('HostFunctionType', {
   hostFunctionTypeInvokeContract: 0,
   hostFunctionTypeCreateContract: 1,
   hostFunctionTypeUploadContractWasm: 2,
   hostFunctionTypeCreateContractV2: 3,
-});
+}), { memberPrefix: 'hostFunctionType' });
 export const HostFunctionType = xdrEnum(HostFunctionTypeSchema, [
   [0, 'HOST_FUNCTION_TYPE_INVOKE_CONTRACT'],
   [1, 'HOST_FUNCTION_TYPE_CREATE_CONTRACT'],
@@ -5268,10 +5268,10 @@ export const InvokeContractArgs = xdrType(InvokeContractArgsSchema);
  * ```
  */
 export type ContractIdPreimageTypeWire = number;
-const ContractIdPreimageTypeSchema = enumType('ContractIdPreimageType', {
+const ContractIdPreimageTypeSchema = Object.assign(enumType('ContractIdPreimageType', {
   contractIdPreimageFromAddress: 0,
   contractIdPreimageFromAsset: 1,
-});
+}), { memberPrefix: 'contractIdPreimageFrom' });
 export const ContractIdPreimageType = xdrEnum(ContractIdPreimageTypeSchema, [
   [0, 'CONTRACT_ID_PREIMAGE_FROM_ADDRESS'],
   [1, 'CONTRACT_ID_PREIMAGE_FROM_ASSET'],
@@ -5410,12 +5410,12 @@ export const HostFunction = xdrType(HostFunctionSchema);
  * ```
  */
 export type SorobanCredentialsTypeWire = number;
-const SorobanCredentialsTypeSchema = enumType('SorobanCredentialsType', {
+const SorobanCredentialsTypeSchema = Object.assign(enumType('SorobanCredentialsType', {
   sorobanCredentialsSourceAccount: 0,
   sorobanCredentialsAddress: 1,
   sorobanCredentialsAddressV2: 2,
   sorobanCredentialsAddressWithDelegates: 3,
-});
+}), { memberPrefix: 'sorobanCredentials' });
 export const SorobanCredentialsType = xdrEnum(SorobanCredentialsTypeSchema, [
   [0, 'SOROBAN_CREDENTIALS_SOURCE_ACCOUNT'],
   [1, 'SOROBAN_CREDENTIALS_ADDRESS'],
@@ -5532,11 +5532,11 @@ export const SorobanCredentials = xdrType(SorobanCredentialsSchema);
  * ```
  */
 export type SorobanAuthorizedFunctionTypeWire = number;
-const SorobanAuthorizedFunctionTypeSchema = enumType('SorobanAuthorizedFunctionType', {
+const SorobanAuthorizedFunctionTypeSchema = Object.assign(enumType('SorobanAuthorizedFunctionType', {
   sorobanAuthorizedFunctionTypeContractFn: 0,
   sorobanAuthorizedFunctionTypeCreateContractHostFn: 1,
   sorobanAuthorizedFunctionTypeCreateContractV2HostFn: 2,
-});
+}), { memberPrefix: 'sorobanAuthorizedFunctionType' });
 export const SorobanAuthorizedFunctionType = xdrEnum(SorobanAuthorizedFunctionTypeSchema, [
   [0, 'SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN'],
   [1, 'SOROBAN_AUTHORIZED_FUNCTION_TYPE_CREATE_CONTRACT_HOST_FN'],
@@ -5996,11 +5996,11 @@ export const TransactionV0Envelope = xdrType(TransactionV0EnvelopeSchema);
  * ```
  */
 export type PreconditionTypeWire = number;
-const PreconditionTypeSchema = enumType('PreconditionType', {
+const PreconditionTypeSchema = Object.assign(enumType('PreconditionType', {
   precondNone: 0,
   precondTime: 1,
   precondV2: 2,
-});
+}), { memberPrefix: 'precond' });
 export const PreconditionType = xdrEnum(PreconditionTypeSchema, [
   [0, 'PRECOND_NONE'],
   [1, 'PRECOND_TIME'],
@@ -6605,13 +6605,13 @@ export const OperationResultCode = xdrEnum(OperationResultCodeSchema, [
  * ```
  */
 export type CreateAccountResultCodeWire = number;
-const CreateAccountResultCodeSchema = enumType('CreateAccountResultCode', {
+const CreateAccountResultCodeSchema = Object.assign(enumType('CreateAccountResultCode', {
   createAccountSuccess: 0,
   createAccountMalformed: -1,
   createAccountUnderfunded: -2,
   createAccountLowReserve: -3,
   createAccountAlreadyExist: -4,
-});
+}), { memberPrefix: 'createAccount' });
 export const CreateAccountResultCode = xdrEnum(CreateAccountResultCodeSchema, [
   [0, 'CREATE_ACCOUNT_SUCCESS'],
   [-1, 'CREATE_ACCOUNT_MALFORMED'],
@@ -6674,7 +6674,7 @@ export const CreateAccountResult = xdrType(CreateAccountResultSchema);
  * ```
  */
 export type PaymentResultCodeWire = number;
-const PaymentResultCodeSchema = enumType('PaymentResultCode', {
+const PaymentResultCodeSchema = Object.assign(enumType('PaymentResultCode', {
   paymentSuccess: 0,
   paymentMalformed: -1,
   paymentUnderfunded: -2,
@@ -6685,7 +6685,7 @@ const PaymentResultCodeSchema = enumType('PaymentResultCode', {
   paymentNotAuthorized: -7,
   paymentLineFull: -8,
   paymentNoIssuer: -9,
-});
+}), { memberPrefix: 'payment' });
 export const PaymentResultCode = xdrEnum(PaymentResultCodeSchema, [
   [0, 'PAYMENT_SUCCESS'],
   [-1, 'PAYMENT_MALFORMED'],
@@ -6780,7 +6780,7 @@ export const PaymentResult = xdrType(PaymentResultSchema);
  * ```
  */
 export type PathPaymentStrictReceiveResultCodeWire = number;
-const PathPaymentStrictReceiveResultCodeSchema = enumType('PathPaymentStrictReceiveResultCode', {
+const PathPaymentStrictReceiveResultCodeSchema = Object.assign(enumType('PathPaymentStrictReceiveResultCode', {
   pathPaymentStrictReceiveSuccess: 0,
   pathPaymentStrictReceiveMalformed: -1,
   pathPaymentStrictReceiveUnderfunded: -2,
@@ -6794,7 +6794,7 @@ const PathPaymentStrictReceiveResultCodeSchema = enumType('PathPaymentStrictRece
   pathPaymentStrictReceiveTooFewOffers: -10,
   pathPaymentStrictReceiveOfferCrossSelf: -11,
   pathPaymentStrictReceiveOverSendmax: -12,
-});
+}), { memberPrefix: 'pathPaymentStrictReceive' });
 export const PathPaymentStrictReceiveResultCode = xdrEnum(PathPaymentStrictReceiveResultCodeSchema, [
   [0, 'PATH_PAYMENT_STRICT_RECEIVE_SUCCESS'],
   [-1, 'PATH_PAYMENT_STRICT_RECEIVE_MALFORMED'],
@@ -6822,11 +6822,11 @@ export const PathPaymentStrictReceiveResultCode = xdrEnum(PathPaymentStrictRecei
  * ```
  */
 export type ClaimAtomTypeWire = number;
-const ClaimAtomTypeSchema = enumType('ClaimAtomType', {
+const ClaimAtomTypeSchema = Object.assign(enumType('ClaimAtomType', {
   claimAtomTypeV0: 0,
   claimAtomTypeOrderBook: 1,
   claimAtomTypeLiquidityPool: 2,
-});
+}), { memberPrefix: 'claimAtomType' });
 export const ClaimAtomType = xdrEnum(ClaimAtomTypeSchema, [
   [0, 'CLAIM_ATOM_TYPE_V0'],
   [1, 'CLAIM_ATOM_TYPE_ORDER_BOOK'],
@@ -7101,7 +7101,7 @@ export const PathPaymentStrictReceiveResult = xdrType(PathPaymentStrictReceiveRe
  * ```
  */
 export type ManageSellOfferResultCodeWire = number;
-const ManageSellOfferResultCodeSchema = enumType('ManageSellOfferResultCode', {
+const ManageSellOfferResultCodeSchema = Object.assign(enumType('ManageSellOfferResultCode', {
   manageSellOfferSuccess: 0,
   manageSellOfferMalformed: -1,
   manageSellOfferSellNoTrust: -2,
@@ -7115,7 +7115,7 @@ const ManageSellOfferResultCodeSchema = enumType('ManageSellOfferResultCode', {
   manageSellOfferBuyNoIssuer: -10,
   manageSellOfferNotFound: -11,
   manageSellOfferLowReserve: -12,
-});
+}), { memberPrefix: 'manageSellOffer' });
 export const ManageSellOfferResultCode = xdrEnum(ManageSellOfferResultCodeSchema, [
   [0, 'MANAGE_SELL_OFFER_SUCCESS'],
   [-1, 'MANAGE_SELL_OFFER_MALFORMED'],
@@ -7143,11 +7143,11 @@ export const ManageSellOfferResultCode = xdrEnum(ManageSellOfferResultCodeSchema
  * ```
  */
 export type ManageOfferEffectWire = number;
-const ManageOfferEffectSchema = enumType('ManageOfferEffect', {
+const ManageOfferEffectSchema = Object.assign(enumType('ManageOfferEffect', {
   manageOfferCreated: 0,
   manageOfferUpdated: 1,
   manageOfferDeleted: 2,
-});
+}), { memberPrefix: 'manageOffer' });
 export const ManageOfferEffect = xdrEnum(ManageOfferEffectSchema, [
   [0, 'MANAGE_OFFER_CREATED'],
   [1, 'MANAGE_OFFER_UPDATED'],
@@ -7359,7 +7359,7 @@ export const ManageSellOfferResult = xdrType(ManageSellOfferResultSchema);
  * ```
  */
 export type SetOptionsResultCodeWire = number;
-const SetOptionsResultCodeSchema = enumType('SetOptionsResultCode', {
+const SetOptionsResultCodeSchema = Object.assign(enumType('SetOptionsResultCode', {
   setOptionsSuccess: 0,
   setOptionsLowReserve: -1,
   setOptionsTooManySigners: -2,
@@ -7371,7 +7371,7 @@ const SetOptionsResultCodeSchema = enumType('SetOptionsResultCode', {
   setOptionsBadSigner: -8,
   setOptionsInvalidHomeDomain: -9,
   setOptionsAuthRevocableRequired: -10,
-});
+}), { memberPrefix: 'setOptions' });
 export const SetOptionsResultCode = xdrEnum(SetOptionsResultCodeSchema, [
   [0, 'SET_OPTIONS_SUCCESS'],
   [-1, 'SET_OPTIONS_LOW_RESERVE'],
@@ -7460,7 +7460,7 @@ export const SetOptionsResult = xdrType(SetOptionsResultSchema);
  * ```
  */
 export type ChangeTrustResultCodeWire = number;
-const ChangeTrustResultCodeSchema = enumType('ChangeTrustResultCode', {
+const ChangeTrustResultCodeSchema = Object.assign(enumType('ChangeTrustResultCode', {
   changeTrustSuccess: 0,
   changeTrustMalformed: -1,
   changeTrustNoIssuer: -2,
@@ -7470,7 +7470,7 @@ const ChangeTrustResultCodeSchema = enumType('ChangeTrustResultCode', {
   changeTrustTrustLineMissing: -6,
   changeTrustCannotDelete: -7,
   changeTrustNotAuthMaintainLiabilities: -8,
-});
+}), { memberPrefix: 'changeTrust' });
 export const ChangeTrustResultCode = xdrEnum(ChangeTrustResultCodeSchema, [
   [0, 'CHANGE_TRUST_SUCCESS'],
   [-1, 'CHANGE_TRUST_MALFORMED'],
@@ -7547,7 +7547,7 @@ export const ChangeTrustResult = xdrType(ChangeTrustResultSchema);
  * ```
  */
 export type AllowTrustResultCodeWire = number;
-const AllowTrustResultCodeSchema = enumType('AllowTrustResultCode', {
+const AllowTrustResultCodeSchema = Object.assign(enumType('AllowTrustResultCode', {
   allowTrustSuccess: 0,
   allowTrustMalformed: -1,
   allowTrustNoTrustLine: -2,
@@ -7555,7 +7555,7 @@ const AllowTrustResultCodeSchema = enumType('AllowTrustResultCode', {
   allowTrustCantRevoke: -4,
   allowTrustSelfNotAllowed: -5,
   allowTrustLowReserve: -6,
-});
+}), { memberPrefix: 'allowTrust' });
 export const AllowTrustResultCode = xdrEnum(AllowTrustResultCodeSchema, [
   [0, 'ALLOW_TRUST_SUCCESS'],
   [-1, 'ALLOW_TRUST_MALFORMED'],
@@ -7624,7 +7624,7 @@ export const AllowTrustResult = xdrType(AllowTrustResultSchema);
  * ```
  */
 export type AccountMergeResultCodeWire = number;
-const AccountMergeResultCodeSchema = enumType('AccountMergeResultCode', {
+const AccountMergeResultCodeSchema = Object.assign(enumType('AccountMergeResultCode', {
   accountMergeSuccess: 0,
   accountMergeMalformed: -1,
   accountMergeNoAccount: -2,
@@ -7633,7 +7633,7 @@ const AccountMergeResultCodeSchema = enumType('AccountMergeResultCode', {
   accountMergeSeqnumTooFar: -5,
   accountMergeDestFull: -6,
   accountMergeIsSponsor: -7,
-});
+}), { memberPrefix: 'accountMerge' });
 export const AccountMergeResultCode = xdrEnum(AccountMergeResultCodeSchema, [
   [0, 'ACCOUNT_MERGE_SUCCESS'],
   [-1, 'ACCOUNT_MERGE_MALFORMED'],
@@ -7699,10 +7699,10 @@ export const AccountMergeResult = xdrType(AccountMergeResultSchema);
  * ```
  */
 export type InflationResultCodeWire = number;
-const InflationResultCodeSchema = enumType('InflationResultCode', {
+const InflationResultCodeSchema = Object.assign(enumType('InflationResultCode', {
   inflationSuccess: 0,
   inflationNotTime: -1,
-});
+}), { memberPrefix: 'inflation' });
 export const InflationResultCode = xdrEnum(InflationResultCodeSchema, [
   [0, 'INFLATION_SUCCESS'],
   [-1, 'INFLATION_NOT_TIME'],
@@ -7768,13 +7768,13 @@ export const InflationResult = xdrType(InflationResultSchema);
  * ```
  */
 export type ManageDataResultCodeWire = number;
-const ManageDataResultCodeSchema = enumType('ManageDataResultCode', {
+const ManageDataResultCodeSchema = Object.assign(enumType('ManageDataResultCode', {
   manageDataSuccess: 0,
   manageDataNotSupportedYet: -1,
   manageDataNameNotFound: -2,
   manageDataLowReserve: -3,
   manageDataInvalidName: -4,
-});
+}), { memberPrefix: 'manageData' });
 export const ManageDataResultCode = xdrEnum(ManageDataResultCodeSchema, [
   [0, 'MANAGE_DATA_SUCCESS'],
   [-1, 'MANAGE_DATA_NOT_SUPPORTED_YET'],
@@ -7828,10 +7828,10 @@ export const ManageDataResult = xdrType(ManageDataResultSchema);
  * ```
  */
 export type BumpSequenceResultCodeWire = number;
-const BumpSequenceResultCodeSchema = enumType('BumpSequenceResultCode', {
+const BumpSequenceResultCodeSchema = Object.assign(enumType('BumpSequenceResultCode', {
   bumpSequenceSuccess: 0,
   bumpSequenceBadSeq: -1,
-});
+}), { memberPrefix: 'bumpSequence' });
 export const BumpSequenceResultCode = xdrEnum(BumpSequenceResultCodeSchema, [
   [0, 'BUMP_SEQUENCE_SUCCESS'],
   [-1, 'BUMP_SEQUENCE_BAD_SEQ'],
@@ -7889,7 +7889,7 @@ export const BumpSequenceResult = xdrType(BumpSequenceResultSchema);
  * ```
  */
 export type ManageBuyOfferResultCodeWire = number;
-const ManageBuyOfferResultCodeSchema = enumType('ManageBuyOfferResultCode', {
+const ManageBuyOfferResultCodeSchema = Object.assign(enumType('ManageBuyOfferResultCode', {
   manageBuyOfferSuccess: 0,
   manageBuyOfferMalformed: -1,
   manageBuyOfferSellNoTrust: -2,
@@ -7903,7 +7903,7 @@ const ManageBuyOfferResultCodeSchema = enumType('ManageBuyOfferResultCode', {
   manageBuyOfferBuyNoIssuer: -10,
   manageBuyOfferNotFound: -11,
   manageBuyOfferLowReserve: -12,
-});
+}), { memberPrefix: 'manageBuyOffer' });
 export const ManageBuyOfferResultCode = xdrEnum(ManageBuyOfferResultCodeSchema, [
   [0, 'MANAGE_BUY_OFFER_SUCCESS'],
   [-1, 'MANAGE_BUY_OFFER_MALFORMED'],
@@ -8009,7 +8009,7 @@ export const ManageBuyOfferResult = xdrType(ManageBuyOfferResultSchema);
  * ```
  */
 export type PathPaymentStrictSendResultCodeWire = number;
-const PathPaymentStrictSendResultCodeSchema = enumType('PathPaymentStrictSendResultCode', {
+const PathPaymentStrictSendResultCodeSchema = Object.assign(enumType('PathPaymentStrictSendResultCode', {
   pathPaymentStrictSendSuccess: 0,
   pathPaymentStrictSendMalformed: -1,
   pathPaymentStrictSendUnderfunded: -2,
@@ -8023,7 +8023,7 @@ const PathPaymentStrictSendResultCodeSchema = enumType('PathPaymentStrictSendRes
   pathPaymentStrictSendTooFewOffers: -10,
   pathPaymentStrictSendOfferCrossSelf: -11,
   pathPaymentStrictSendUnderDestmin: -12,
-});
+}), { memberPrefix: 'pathPaymentStrictSend' });
 export const PathPaymentStrictSendResultCode = xdrEnum(PathPaymentStrictSendResultCodeSchema, [
   [0, 'PATH_PAYMENT_STRICT_SEND_SUCCESS'],
   [-1, 'PATH_PAYMENT_STRICT_SEND_MALFORMED'],
@@ -8136,14 +8136,14 @@ export const PathPaymentStrictSendResult = xdrType(PathPaymentStrictSendResultSc
  * ```
  */
 export type CreateClaimableBalanceResultCodeWire = number;
-const CreateClaimableBalanceResultCodeSchema = enumType('CreateClaimableBalanceResultCode', {
+const CreateClaimableBalanceResultCodeSchema = Object.assign(enumType('CreateClaimableBalanceResultCode', {
   createClaimableBalanceSuccess: 0,
   createClaimableBalanceMalformed: -1,
   createClaimableBalanceLowReserve: -2,
   createClaimableBalanceNoTrust: -3,
   createClaimableBalanceNotAuthorized: -4,
   createClaimableBalanceUnderfunded: -5,
-});
+}), { memberPrefix: 'createClaimableBalance' });
 export const CreateClaimableBalanceResultCode = xdrEnum(CreateClaimableBalanceResultCodeSchema, [
   [0, 'CREATE_CLAIMABLE_BALANCE_SUCCESS'],
   [-1, 'CREATE_CLAIMABLE_BALANCE_MALFORMED'],
@@ -8205,7 +8205,7 @@ export const CreateClaimableBalanceResult = xdrType(CreateClaimableBalanceResult
  * ```
  */
 export type ClaimClaimableBalanceResultCodeWire = number;
-const ClaimClaimableBalanceResultCodeSchema = enumType('ClaimClaimableBalanceResultCode', {
+const ClaimClaimableBalanceResultCodeSchema = Object.assign(enumType('ClaimClaimableBalanceResultCode', {
   claimClaimableBalanceSuccess: 0,
   claimClaimableBalanceDoesNotExist: -1,
   claimClaimableBalanceCannotClaim: -2,
@@ -8213,7 +8213,7 @@ const ClaimClaimableBalanceResultCodeSchema = enumType('ClaimClaimableBalanceRes
   claimClaimableBalanceNoTrust: -4,
   claimClaimableBalanceNotAuthorized: -5,
   claimClaimableBalanceTrustlineFrozen: -6,
-});
+}), { memberPrefix: 'claimClaimableBalance' });
 export const ClaimClaimableBalanceResultCode = xdrEnum(ClaimClaimableBalanceResultCodeSchema, [
   [0, 'CLAIM_CLAIMABLE_BALANCE_SUCCESS'],
   [-1, 'CLAIM_CLAIMABLE_BALANCE_DOES_NOT_EXIST'],
@@ -8278,12 +8278,12 @@ export const ClaimClaimableBalanceResult = xdrType(ClaimClaimableBalanceResultSc
  * ```
  */
 export type BeginSponsoringFutureReservesResultCodeWire = number;
-const BeginSponsoringFutureReservesResultCodeSchema = enumType('BeginSponsoringFutureReservesResultCode', {
+const BeginSponsoringFutureReservesResultCodeSchema = Object.assign(enumType('BeginSponsoringFutureReservesResultCode', {
   beginSponsoringFutureReservesSuccess: 0,
   beginSponsoringFutureReservesMalformed: -1,
   beginSponsoringFutureReservesAlreadySponsored: -2,
   beginSponsoringFutureReservesRecursive: -3,
-});
+}), { memberPrefix: 'beginSponsoringFutureReserves' });
 export const BeginSponsoringFutureReservesResultCode = xdrEnum(BeginSponsoringFutureReservesResultCodeSchema, [
   [0, 'BEGIN_SPONSORING_FUTURE_RESERVES_SUCCESS'],
   [-1, 'BEGIN_SPONSORING_FUTURE_RESERVES_MALFORMED'],
@@ -8335,10 +8335,10 @@ export const BeginSponsoringFutureReservesResult = xdrType(BeginSponsoringFuture
  * ```
  */
 export type EndSponsoringFutureReservesResultCodeWire = number;
-const EndSponsoringFutureReservesResultCodeSchema = enumType('EndSponsoringFutureReservesResultCode', {
+const EndSponsoringFutureReservesResultCodeSchema = Object.assign(enumType('EndSponsoringFutureReservesResultCode', {
   endSponsoringFutureReservesSuccess: 0,
   endSponsoringFutureReservesNotSponsored: -1,
-});
+}), { memberPrefix: 'endSponsoringFutureReserves' });
 export const EndSponsoringFutureReservesResultCode = xdrEnum(EndSponsoringFutureReservesResultCodeSchema, [
   [0, 'END_SPONSORING_FUTURE_RESERVES_SUCCESS'],
   [-1, 'END_SPONSORING_FUTURE_RESERVES_NOT_SPONSORED'],
@@ -8386,14 +8386,14 @@ export const EndSponsoringFutureReservesResult = xdrType(EndSponsoringFutureRese
  * ```
  */
 export type RevokeSponsorshipResultCodeWire = number;
-const RevokeSponsorshipResultCodeSchema = enumType('RevokeSponsorshipResultCode', {
+const RevokeSponsorshipResultCodeSchema = Object.assign(enumType('RevokeSponsorshipResultCode', {
   revokeSponsorshipSuccess: 0,
   revokeSponsorshipDoesNotExist: -1,
   revokeSponsorshipNotSponsor: -2,
   revokeSponsorshipLowReserve: -3,
   revokeSponsorshipOnlyTransferable: -4,
   revokeSponsorshipMalformed: -5,
-});
+}), { memberPrefix: 'revokeSponsorship' });
 export const RevokeSponsorshipResultCode = xdrEnum(RevokeSponsorshipResultCodeSchema, [
   [0, 'REVOKE_SPONSORSHIP_SUCCESS'],
   [-1, 'REVOKE_SPONSORSHIP_DOES_NOT_EXIST'],
@@ -8455,13 +8455,13 @@ export const RevokeSponsorshipResult = xdrType(RevokeSponsorshipResultSchema);
  * ```
  */
 export type ClawbackResultCodeWire = number;
-const ClawbackResultCodeSchema = enumType('ClawbackResultCode', {
+const ClawbackResultCodeSchema = Object.assign(enumType('ClawbackResultCode', {
   clawbackSuccess: 0,
   clawbackMalformed: -1,
   clawbackNotClawbackEnabled: -2,
   clawbackNoTrust: -3,
   clawbackUnderfunded: -4,
-});
+}), { memberPrefix: 'clawback' });
 export const ClawbackResultCode = xdrEnum(ClawbackResultCodeSchema, [
   [0, 'CLAWBACK_SUCCESS'],
   [-1, 'CLAWBACK_MALFORMED'],
@@ -8518,12 +8518,12 @@ export const ClawbackResult = xdrType(ClawbackResultSchema);
  * ```
  */
 export type ClawbackClaimableBalanceResultCodeWire = number;
-const ClawbackClaimableBalanceResultCodeSchema = enumType('ClawbackClaimableBalanceResultCode', {
+const ClawbackClaimableBalanceResultCodeSchema = Object.assign(enumType('ClawbackClaimableBalanceResultCode', {
   clawbackClaimableBalanceSuccess: 0,
   clawbackClaimableBalanceDoesNotExist: -1,
   clawbackClaimableBalanceNotIssuer: -2,
   clawbackClaimableBalanceNotClawbackEnabled: -3,
-});
+}), { memberPrefix: 'clawbackClaimableBalance' });
 export const ClawbackClaimableBalanceResultCode = xdrEnum(ClawbackClaimableBalanceResultCodeSchema, [
   [0, 'CLAWBACK_CLAIMABLE_BALANCE_SUCCESS'],
   [-1, 'CLAWBACK_CLAIMABLE_BALANCE_DOES_NOT_EXIST'],
@@ -8580,14 +8580,14 @@ export const ClawbackClaimableBalanceResult = xdrType(ClawbackClaimableBalanceRe
  * ```
  */
 export type SetTrustLineFlagsResultCodeWire = number;
-const SetTrustLineFlagsResultCodeSchema = enumType('SetTrustLineFlagsResultCode', {
+const SetTrustLineFlagsResultCodeSchema = Object.assign(enumType('SetTrustLineFlagsResultCode', {
   setTrustLineFlagsSuccess: 0,
   setTrustLineFlagsMalformed: -1,
   setTrustLineFlagsNoTrustLine: -2,
   setTrustLineFlagsCantRevoke: -3,
   setTrustLineFlagsInvalidState: -4,
   setTrustLineFlagsLowReserve: -5,
-});
+}), { memberPrefix: 'setTrustLineFlags' });
 export const SetTrustLineFlagsResultCode = xdrEnum(SetTrustLineFlagsResultCodeSchema, [
   [0, 'SET_TRUST_LINE_FLAGS_SUCCESS'],
   [-1, 'SET_TRUST_LINE_FLAGS_MALFORMED'],
@@ -8658,7 +8658,7 @@ export const SetTrustLineFlagsResult = xdrType(SetTrustLineFlagsResultSchema);
  * ```
  */
 export type LiquidityPoolDepositResultCodeWire = number;
-const LiquidityPoolDepositResultCodeSchema = enumType('LiquidityPoolDepositResultCode', {
+const LiquidityPoolDepositResultCodeSchema = Object.assign(enumType('LiquidityPoolDepositResultCode', {
   liquidityPoolDepositSuccess: 0,
   liquidityPoolDepositMalformed: -1,
   liquidityPoolDepositNoTrust: -2,
@@ -8668,7 +8668,7 @@ const LiquidityPoolDepositResultCodeSchema = enumType('LiquidityPoolDepositResul
   liquidityPoolDepositBadPrice: -6,
   liquidityPoolDepositPoolFull: -7,
   liquidityPoolDepositTrustlineFrozen: -8,
-});
+}), { memberPrefix: 'liquidityPoolDeposit' });
 export const LiquidityPoolDepositResultCode = xdrEnum(LiquidityPoolDepositResultCodeSchema, [
   [0, 'LIQUIDITY_POOL_DEPOSIT_SUCCESS'],
   [-1, 'LIQUIDITY_POOL_DEPOSIT_MALFORMED'],
@@ -8748,7 +8748,7 @@ export const LiquidityPoolDepositResult = xdrType(LiquidityPoolDepositResultSche
  * ```
  */
 export type LiquidityPoolWithdrawResultCodeWire = number;
-const LiquidityPoolWithdrawResultCodeSchema = enumType('LiquidityPoolWithdrawResultCode', {
+const LiquidityPoolWithdrawResultCodeSchema = Object.assign(enumType('LiquidityPoolWithdrawResultCode', {
   liquidityPoolWithdrawSuccess: 0,
   liquidityPoolWithdrawMalformed: -1,
   liquidityPoolWithdrawNoTrust: -2,
@@ -8756,7 +8756,7 @@ const LiquidityPoolWithdrawResultCodeSchema = enumType('LiquidityPoolWithdrawRes
   liquidityPoolWithdrawLineFull: -4,
   liquidityPoolWithdrawUnderMinimum: -5,
   liquidityPoolWithdrawTrustlineFrozen: -6,
-});
+}), { memberPrefix: 'liquidityPoolWithdraw' });
 export const LiquidityPoolWithdrawResultCode = xdrEnum(LiquidityPoolWithdrawResultCodeSchema, [
   [0, 'LIQUIDITY_POOL_WITHDRAW_SUCCESS'],
   [-1, 'LIQUIDITY_POOL_WITHDRAW_MALFORMED'],
@@ -8823,14 +8823,14 @@ export const LiquidityPoolWithdrawResult = xdrType(LiquidityPoolWithdrawResultSc
  * ```
  */
 export type InvokeHostFunctionResultCodeWire = number;
-const InvokeHostFunctionResultCodeSchema = enumType('InvokeHostFunctionResultCode', {
+const InvokeHostFunctionResultCodeSchema = Object.assign(enumType('InvokeHostFunctionResultCode', {
   invokeHostFunctionSuccess: 0,
   invokeHostFunctionMalformed: -1,
   invokeHostFunctionTrapped: -2,
   invokeHostFunctionResourceLimitExceeded: -3,
   invokeHostFunctionEntryArchived: -4,
   invokeHostFunctionInsufficientRefundableFee: -5,
-});
+}), { memberPrefix: 'invokeHostFunction' });
 export const InvokeHostFunctionResultCode = xdrEnum(InvokeHostFunctionResultCodeSchema, [
   [0, 'INVOKE_HOST_FUNCTION_SUCCESS'],
   [-1, 'INVOKE_HOST_FUNCTION_MALFORMED'],
@@ -8891,12 +8891,12 @@ export const InvokeHostFunctionResult = xdrType(InvokeHostFunctionResultSchema);
  * ```
  */
 export type ExtendFootprintTtlResultCodeWire = number;
-const ExtendFootprintTtlResultCodeSchema = enumType('ExtendFootprintTtlResultCode', {
+const ExtendFootprintTtlResultCodeSchema = Object.assign(enumType('ExtendFootprintTtlResultCode', {
   extendFootprintTtlSuccess: 0,
   extendFootprintTtlMalformed: -1,
   extendFootprintTtlResourceLimitExceeded: -2,
   extendFootprintTtlInsufficientRefundableFee: -3,
-});
+}), { memberPrefix: 'extendFootprintTtl' });
 export const ExtendFootprintTtlResultCode = xdrEnum(ExtendFootprintTtlResultCodeSchema, [
   [0, 'EXTEND_FOOTPRINT_TTL_SUCCESS'],
   [-1, 'EXTEND_FOOTPRINT_TTL_MALFORMED'],
@@ -8949,12 +8949,12 @@ export const ExtendFootprintTtlResult = xdrType(ExtendFootprintTtlResultSchema);
  * ```
  */
 export type RestoreFootprintResultCodeWire = number;
-const RestoreFootprintResultCodeSchema = enumType('RestoreFootprintResultCode', {
+const RestoreFootprintResultCodeSchema = Object.assign(enumType('RestoreFootprintResultCode', {
   restoreFootprintSuccess: 0,
   restoreFootprintMalformed: -1,
   restoreFootprintResourceLimitExceeded: -2,
   restoreFootprintInsufficientRefundableFee: -3,
-});
+}), { memberPrefix: 'restoreFootprint' });
 export const RestoreFootprintResultCode = xdrEnum(RestoreFootprintResultCodeSchema, [
   [0, 'RESTORE_FOOTPRINT_SUCCESS'],
   [-1, 'RESTORE_FOOTPRINT_MALFORMED'],
@@ -9570,13 +9570,13 @@ export const TransactionResultPair = xdrType(TransactionResultPairSchema);
  * ```
  */
 export type LedgerEntryChangeTypeWire = number;
-const LedgerEntryChangeTypeSchema = enumType('LedgerEntryChangeType', {
+const LedgerEntryChangeTypeSchema = Object.assign(enumType('LedgerEntryChangeType', {
   ledgerEntryCreated: 0,
   ledgerEntryUpdated: 1,
   ledgerEntryRemoved: 2,
   ledgerEntryState: 3,
   ledgerEntryRestored: 4,
-});
+}), { memberPrefix: 'ledgerEntry' });
 export const LedgerEntryChangeType = xdrEnum(LedgerEntryChangeTypeSchema, [
   [0, 'LEDGER_ENTRY_CREATED'],
   [1, 'LEDGER_ENTRY_UPDATED'],
@@ -11041,11 +11041,11 @@ export const SorobanTransactionMetaV2 = xdrType(SorobanTransactionMetaV2Schema);
  * ```
  */
 export type TransactionEventStageWire = number;
-const TransactionEventStageSchema = enumType('TransactionEventStage', {
+const TransactionEventStageSchema = Object.assign(enumType('TransactionEventStage', {
   transactionEventStageBeforeAllTxs: 0,
   transactionEventStageAfterTx: 1,
   transactionEventStageAfterAllTxs: 2,
-});
+}), { memberPrefix: 'transactionEventStage' });
 export const TransactionEventStage = xdrEnum(TransactionEventStageSchema, [
   [0, 'TRANSACTION_EVENT_STAGE_BEFORE_ALL_TXS'],
   [1, 'TRANSACTION_EVENT_STAGE_AFTER_TX'],
@@ -11182,7 +11182,7 @@ export const TransactionResultMeta = xdrType(TransactionResultMetaSchema);
  * ```
  */
 export type LedgerUpgradeTypeWire = number;
-const LedgerUpgradeTypeSchema = enumType('LedgerUpgradeType', {
+const LedgerUpgradeTypeSchema = Object.assign(enumType('LedgerUpgradeType', {
   ledgerUpgradeVersion: 1,
   ledgerUpgradeBaseFee: 2,
   ledgerUpgradeMaxTxSetSize: 3,
@@ -11190,7 +11190,7 @@ const LedgerUpgradeTypeSchema = enumType('LedgerUpgradeType', {
   ledgerUpgradeFlags: 5,
   ledgerUpgradeConfig: 6,
   ledgerUpgradeMaxSorobanTxSetSize: 7,
-});
+}), { memberPrefix: 'ledgerUpgrade' });
 export const LedgerUpgradeType = xdrEnum(LedgerUpgradeTypeSchema, [
   [1, 'LEDGER_UPGRADE_VERSION'],
   [2, 'LEDGER_UPGRADE_BASE_FEE'],
@@ -11888,12 +11888,12 @@ export const PersistedScpState = xdrType(PersistedScpStateSchema);
  * ```
  */
 export type ThresholdIndexesWire = number;
-const ThresholdIndexesSchema = enumType('ThresholdIndexes', {
+const ThresholdIndexesSchema = Object.assign(enumType('ThresholdIndexes', {
   thresholdMasterWeight: 0,
   thresholdLow: 1,
   thresholdMed: 2,
   thresholdHigh: 3,
-});
+}), { memberPrefix: 'threshold' });
 export const ThresholdIndexes = xdrEnum(ThresholdIndexesSchema, [
   [0, 'THRESHOLD_MASTER_WEIGHT'],
   [1, 'THRESHOLD_LOW'],
@@ -11923,12 +11923,12 @@ export const ThresholdIndexes = xdrEnum(ThresholdIndexesSchema, [
  * ```
  */
 export type AccountFlagsWire = number;
-const AccountFlagsSchema = enumType('AccountFlags', {
+const AccountFlagsSchema = Object.assign(enumType('AccountFlags', {
   authRequiredFlag: 1,
   authRevocableFlag: 2,
   authImmutableFlag: 4,
   authClawbackEnabledFlag: 8,
-});
+}), { memberPrefix: 'auth' });
 export const AccountFlags = xdrEnum(AccountFlagsSchema, [
   [1, 'AUTH_REQUIRED_FLAG'],
   [2, 'AUTH_REVOCABLE_FLAG'],
@@ -12058,11 +12058,11 @@ export const BucketEntryType = xdrEnum(BucketEntryTypeSchema, [
  * ```
  */
 export type HotArchiveBucketEntryTypeWire = number;
-const HotArchiveBucketEntryTypeSchema = enumType('HotArchiveBucketEntryType', {
+const HotArchiveBucketEntryTypeSchema = Object.assign(enumType('HotArchiveBucketEntryType', {
   hotArchiveMetaentry: -1,
   hotArchiveArchived: 0,
   hotArchiveLive: 1,
-});
+}), { memberPrefix: 'hotArchive' });
 export const HotArchiveBucketEntryType = xdrEnum(HotArchiveBucketEntryTypeSchema, [
   [-1, 'HOT_ARCHIVE_METAENTRY'],
   [0, 'HOT_ARCHIVE_ARCHIVED'],
@@ -12194,11 +12194,11 @@ export const HotArchiveBucketEntry = xdrType(HotArchiveBucketEntrySchema);
  * ```
  */
 export type LedgerHeaderFlagsWire = number;
-const LedgerHeaderFlagsSchema = enumType('LedgerHeaderFlags', {
+const LedgerHeaderFlagsSchema = Object.assign(enumType('LedgerHeaderFlags', {
   disableLiquidityPoolTradingFlag: 1,
   disableLiquidityPoolDepositFlag: 2,
   disableLiquidityPoolWithdrawalFlag: 4,
-});
+}), { memberPrefix: 'disableLiquidityPool' });
 export const LedgerHeaderFlags = xdrEnum(LedgerHeaderFlagsSchema, [
   [1, 'DISABLE_LIQUIDITY_POOL_TRADING_FLAG'],
   [2, 'DISABLE_LIQUIDITY_POOL_DEPOSIT_FLAG'],
@@ -12372,13 +12372,13 @@ export const InvokeHostFunctionSuccessPreImage = xdrType(InvokeHostFunctionSucce
  * ```
  */
 export type ErrorCodeWire = number;
-const ErrorCodeSchema = enumType('ErrorCode', {
+const ErrorCodeSchema = Object.assign(enumType('ErrorCode', {
   errMisc: 0,
   errData: 1,
   errConf: 2,
   errAuth: 3,
   errLoad: 4,
-});
+}), { memberPrefix: 'err' });
 export const ErrorCode = xdrEnum(ErrorCodeSchema, [
   [0, 'ERR_MISC'],
   [1, 'ERR_DATA'],
@@ -13667,11 +13667,11 @@ export const ShortHashSeed = xdrType(ShortHashSeedSchema);
  * ```
  */
 export type BinaryFuseFilterTypeWire = number;
-const BinaryFuseFilterTypeSchema = enumType('BinaryFuseFilterType', {
+const BinaryFuseFilterTypeSchema = Object.assign(enumType('BinaryFuseFilterType', {
   binaryFuseFilter8Bit: 0,
   binaryFuseFilter16Bit: 1,
   binaryFuseFilter32Bit: 2,
-});
+}), { memberPrefix: 'binaryFuseFilter' });
 export const BinaryFuseFilterType = xdrEnum(BinaryFuseFilterTypeSchema, [
   [0, 'BINARY_FUSE_FILTER_8_BIT'],
   [1, 'BINARY_FUSE_FILTER_16_BIT'],

@@ -12,21 +12,16 @@
 // LUMEN_SKIP_NATIVE=1 skips it, as it skips the addon.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { Asset, Claimant, LiquidityPoolAsset, Operation } from '@stellar/stellar-sdk';
 import { clientFor, fundedAccount, server, startContractNode, uploadAndDeploy } from '../../integration/support/contracts.ts';
 import { applied, issueAssets } from '../../integration/support/classic.ts';
+import { cargoTargetDir } from '../cargoTarget.ts';
 
 const crateDir = dirname(fileURLToPath(import.meta.url));
-
-function targetDir(): string {
-  const explicit = process.env.LUMEN_NATIVE_TARGET_DIR || process.env.CARGO_TARGET_DIR;
-  if (explicit) return explicit;
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lumen-rpc', 'target');
-}
 
 async function main(): Promise<void> {
   if (process.env.LUMEN_SKIP_NATIVE === '1') {
@@ -72,7 +67,7 @@ async function main(): Promise<void> {
   const cargo = spawnSync(process.env.CARGO || 'cargo', ['test', '--locked', '--manifest-path', join(crateDir, 'Cargo.toml')], {
     stdio: 'inherit',
     env: {
-      ...process.env, CARGO_TARGET_DIR: targetDir(),
+      ...process.env, CARGO_TARGET_DIR: cargoTargetDir(),
       LUMEN_SNAPSHOT: dumpPath, LUMEN_SNAPSHOT_OUT: envOut,
       LUMEN_COUNTER_ID: counterId, LUMEN_COUNTER_VALUE: '42', LUMEN_STORAGE_ID: storageId, LUMEN_KEPT_VALUE: '7',
     },

@@ -12,7 +12,8 @@ export function schemaShape(schema: XdrType<unknown>, top = true): string {
   const s = unwrap(schema);
   switch (s.kind) {
     case 'enum':
-      return top ? `enum ${s.name} {${[...s.nameByValue].map(([v, n]) => `${n}=${v}`).join(', ')}}` : `${s.name}`;
+      if (!top) return `${s.name}`;
+      return `enum ${s.name} {${[...s.nameByValue].map(([v, n]) => `${n}=${v}`).join(', ')}} prefix ${(s as { memberPrefix?: string }).memberPrefix}`;
     case 'struct':
       return top ? `struct ${s.name} {${s.entries.map(([k, f]) => `${k}: ${schemaShape(f, false)}`).join('; ')}}` : `${s.name}`;
     case 'union': {

@@ -20,7 +20,7 @@ import { loadDefinitions } from '../../../scripts/xdr/definitions.ts';
 import { rustTypeName, typeName } from '../../../scripts/xdr/names.ts';
 import { xdr } from '../../../src/xdr/xdr.ts';
 import { ENUM_MEMBER_JSON_NAMES, STRUCT_FIELD_JSON_NAMES } from '../../../src/xdr/generated/jsonNames.ts';
-import { fixtureXdr } from '../../unit/xdr/support/fixtureXdr.ts';
+import { fixtureXdr, standaloneFixtureXdr } from '../../unit/xdr/support/fixtureXdr.ts';
 import { protocol30Samples } from '../../unit/xdr/support/protocol30Samples.ts';
 import { assertSame, ours } from '../../unit/xdr/support/sdkComparison.ts';
 
@@ -140,4 +140,15 @@ test('every fixture value renders as the crate renders it', { skip }, () => {
 
 test('every protocol-30 sample renders as the crate renders it', { skip }, () => {
   assertRendersAsTheCrate(protocol30Samples().map((s) => ({ label: s.label, type: s.type, bytes: ours[s.type]!.schema.encode(s.wire) })));
+});
+
+test('the standalone network\'s ledgers of protocols 28, 29 and 30 (an upgrade between each) render as the crate renders them', { skip }, () => {
+  const items = [...standaloneFixtureXdr()].map((f) => ({ label: f.source, type: f.type, bytes: f.bytes }));
+  const protocols = new Set(items.map((i) => {
+    const batch = xdr.LedgerCloseMetaBatch.schema.decode(i.bytes);
+    const meta = batch.ledgerCloseMetas[0];
+    return meta.v === 2 ? meta.v2.ledgerHeader.header.ledgerVersion : 0;
+  }));
+  assert.deepEqual([...protocols].sort(), [28, 29, 30], 'ledgers of each protocol');
+  assertRendersAsTheCrate(items);
 });

@@ -44,6 +44,16 @@ function* base64Fields(json: unknown, source: string, field = ''): Generator<Fix
   else if (typeof json === 'string' && FIELD_TYPES[field]) yield { source: `${source} ${field}`, type: FIELD_TYPES[field], bytes: new Uint8Array(Buffer.from(json, 'base64')) };
 }
 
+/**
+ * The standalone network's own ledgers of every protocol it writes (standalone/upgrade, 28 -> 29 -> 30):
+ * not in fixtureXdr, since SDK 17.2 (which the tests using that one compare with) cannot read P30.
+ */
+export function* standaloneFixtureXdr(): Generator<FixtureXdr> {
+  for (const f of files('standalone/upgrade/', '.xdr.zst')) {
+    yield { source: f, type: 'LedgerCloseMetaBatch', bytes: new Uint8Array(zstdDecompressSync(read(f))) };
+  }
+}
+
 export function* fixtureXdr(): Generator<FixtureXdr> {
   for (const f of files('pubnet/ledgers/', '.xdr.gz')) yield { source: f, type: 'LedgerCloseMeta', bytes: new Uint8Array(gunzipSync(read(f))) };
   yield { source: 'pubnet/datastore/FC62697B--60659332.xdr', type: 'LedgerCloseMetaBatch', bytes: read('pubnet/datastore/FC62697B--60659332.xdr') };

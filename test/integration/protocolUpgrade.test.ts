@@ -14,7 +14,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { Keypair, Operation, rpc, xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, startRefusal, type NodeProcess } from './support/nodeProcess.ts';
 import { CHECKPOINT, latest, startA, startB, waitFor } from './support/twoNodes.ts';
-import { clientFor, fundedAccount, invoke, invokeOp, uploadAndDeploy } from './support/contracts.ts';
+import { clientFor, fundedAccount, invoke, invokeOp, uploadAndDeploy, wasm } from './support/contracts.ts';
 import { builder, server } from './support/sdk.ts';
 import { testContractWasm } from '../unit/host/support.ts';
 
@@ -175,6 +175,28 @@ describe('lumen_upgradeProtocol with a follower', () => {
     const events = await Promise.all([a, b].map((n) => n.rpc('getEvents', { startLedger: from, endLedger: afterUpgrade + 1, filters: [], pagination: { limit: 1000 } })));
     assert.ok(events[0].result.events.length >= 2, 'the increments\' events');
     assert.deepEqual(events[1].result.events, events[0].result.events);
+  });
+
+  it('moves it on from 29 to 30: the upgrade ledger closes with a seconds value, the next with milliseconds; the follower switches to the protocol-30 host', async () => {
+    const sB = server(b.url);
+    const p30Contract = wasm('mldsa');
+    assert.match((await simulateUpload(b, sB, deployer, p30Contract)).error ?? '', /contract protocol number is newer than host/);
+    const r = await a.rpc('lumen_upgradeProtocol', { protocol: 30 });
+    assert.ok(r.result, JSON.stringify(r.error));
+    const upgradeLedger: number = r.result.ledger;
+    const counter = await clientFor(a.url, counterId, deployer);
+    assert.equal((await (await counter.increment({ by: 4 })).signAndSend()).result, 7);
+    const afterUpgrade = await latest(a);
+    const [at, next] = await closeValues(a, upgradeLedger, 2);
+    assert.equal(at.protocol, 30);
+    assert.ok(at.ext.signed && !at.ext.signed_ms, 'the upgrade ledger closes at 29: a seconds value');
+    assert.ok(next.ext.signed_ms, 'the next one closes at 30: a millisecond value');
+    await waitFor('B to store the ledgers past the upgrade to 30', async () => await latest(b) >= afterUpgrade);
+    assert.equal(await protocolOf(b), 30);
+    const after = await simulateUpload(b, sB, deployer, p30Contract);
+    assert.equal(after.error, undefined, `the follower simulates on the protocol-30 host now: ${after.error}`);
+    const [la, lb] = await Promise.all([a, b].map((n) => n.rpc('getTransactions', { startLedger: upgradeLedger - 2, pagination: { limit: 50 } })));
+    assert.deepEqual(lb.result.transactions, la.result.transactions);
   });
 
   it('refuses a protocol that is not newer, or that this build does not run, changing nothing', async () => {

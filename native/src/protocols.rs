@@ -7,7 +7,7 @@
 pub const SUPPORTED: [u32; 3] = [28, 29, 30];
 
 /// The protocol a new standalone network runs unless told otherwise.
-pub const DEFAULT: u32 = 28;
+pub const DEFAULT: u32 = 30;
 
 const _: () = {
     let mut i = 1;

@@ -5,7 +5,7 @@
 import { loadNative, nativeAvailable } from '../host/native.ts';
 
 /** What a new standalone network runs unless --protocol says otherwise. */
-export const DEFAULT_PROTOCOL = 28;
+export const DEFAULT_PROTOCOL = 30;
 
 /** The protocols this engine writes ledgers of, oldest first (the host lines may run more). */
 export const ENGINE_PROTOCOLS: readonly number[] = [28, 29, 30];

@@ -32,7 +32,8 @@ def node_url():
     db = os.path.join(tempfile.mkdtemp(prefix="lumen-rpc-py-"), "node.sqlite")
     proc = subprocess.Popen(
         [NODE, "bin/lumen-rpc.js", "start", "--endpoint", f"127.0.0.1:{port}", "--db-path", db,
-         "--close-mode", "instant", "--log-level", "warn"],
+         # protocol 28: stellar-sdk 16.1 (PyPI's latest here) has no protocol-30 XDR
+         "--close-mode", "instant", "--log-level", "warn", "--protocol", "28"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

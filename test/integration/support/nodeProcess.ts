@@ -29,8 +29,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The protocol the tests' standalone networks run unless a test says otherwise: the official clients
+ * these tests drive (JS SDK 17.2, Python stellar-sdk 16.1) have no protocol-30 XDR, so they cannot
+ * read a protocol-30 ledger header (getLatestLedger, getLedgers); the node's own default is 30.
+ */
+export const CLIENT_PROTOCOL = 28;
+
 export interface StartOptions {
   args?: string[];
+  /** The standalone network's --protocol: CLIENT_PROTOCOL unless given; null leaves the node's default. */
+  protocol?: number | null;
   dbPath?: string;
   port?: number;
   /** How long to wait for the first stored ledger (a follower may bootstrap and backfill first). */
@@ -59,7 +68,9 @@ export async function startRefusal(opts: StartOptions): Promise<string> {
 export async function startNodeProcess(opts: StartOptions = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
   const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
-  const args = [...(opts.nodeArgs ?? []), 'bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...(opts.args ?? [])];
+  const protocol = opts.protocol === undefined ? CLIENT_PROTOCOL : opts.protocol;
+  const pinned = protocol === null || (opts.args ?? []).includes('--protocol') ? [] : ['--protocol', String(protocol)];
+  const args = [...(opts.nodeArgs ?? []), 'bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...pinned, ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });

@@ -18,12 +18,12 @@ import {
 const SEED = new Uint8Array(32).fill(9);
 const PROTOCOLS = [28, 29, 30];
 
-test('the addon runs protocols 28, 29 and 30, each on its own host line; new networks start at 28', () => {
+test('the addon runs protocols 28, 29 and 30, each on its own host line; new networks start at 30', () => {
   const info = hostInfo();
   assert.deepEqual(info.protocols, PROTOCOLS);
   assert.deepEqual(info.simulationProtocols, PROTOCOLS);
   assert.equal(info.protocolVersion, 30);
-  assert.equal(info.defaultProtocol, 28);
+  assert.equal(info.defaultProtocol, 30);
   assert.equal(info.sorobanEnvHostVersion, '28.0.2, 29.0.2, 30.0.0');
   assert.equal(info.stellarXdrVersion, '30.0.0');
 });

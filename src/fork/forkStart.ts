@@ -8,7 +8,7 @@ import { xdr } from '../xdr/xdr.ts';
 import { isFollower, type Config } from '../config/config.ts';
 import type { Store } from '../store/types.ts';
 import { genesisConfigSettings, type GenesisBase } from '../ledger/genesis.ts';
-import { DEFAULT_PROTOCOL, protocolProblem } from '../ledger/protocols.ts';
+import { ENGINE_PROTOCOLS, protocolProblem } from '../ledger/protocols.ts';
 import { nativeAvailable } from '../host/native.ts';
 import { encodeLedgerKey, toBase64, type LedgerEntry } from '../xdr/codec.ts';
 import { ConfigSettingId, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
@@ -82,8 +82,8 @@ export async function prepareFork(store: Store, config: Config, remoteOpts?: Con
     }
     const ledger = await remote.getLedger(at);
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from(ledger.headerXdr, 'base64')).header;
-    // an older network is forked at the oldest protocol this node runs (its ledgers go on at that one)
-    const problem = header.ledgerVersion > DEFAULT_PROTOCOL ? protocolProblem(header.ledgerVersion) : undefined;
+    // the fork runs the remote's protocol; an older network's at the oldest one this node runs
+    const problem = header.ledgerVersion > ENGINE_PROTOCOLS[0] ? protocolProblem(header.ledgerVersion) : undefined;
     if (problem) throw new ForkStartError(`--fork-url ${config.forkUrl} runs protocol ${header.ledgerVersion}: ${problem}`);
     const settings = await remoteConfigSettings(remote, config.forkLedger || undefined);
     return forkGenesis(config.forkUrl, header, settings, config.forkLedger > 0);
@@ -146,7 +146,7 @@ function forkGenesis(forkUrl: string, header: xdr.LedgerHeaderWire, settings: Le
     forkUrl,
     pinned,
     ledgerSeq: seq,
-    ledgerVersion: Math.max(header.ledgerVersion, DEFAULT_PROTOCOL),
+    ledgerVersion: Math.max(header.ledgerVersion, ENGINE_PROTOCOLS[0]),
     baseReserve: header.baseReserve,
     idPool: header.idPool,
     closeTime: header.scpValue.closeTime,

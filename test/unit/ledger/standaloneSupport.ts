@@ -24,7 +24,8 @@ export function standaloneOnFreshStore<S extends SqliteStore>(opts: { makeStore?
   const feed = new LedgerFeed();
   const retentionWindow = opts.retentionWindow ?? defaultConfig.historyRetentionWindow;
   const writer = new LedgerWriter(store, feed, retentionWindow);
-  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig, ...opts.config, historyRetentionWindow: retentionWindow }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
+  // protocol 28 unless a test asks otherwise: these tests read headers with the JS SDK 17.2's XDR, which has no protocol-30 value
+  const net = new StandaloneNetwork({ writer, config: { ...defaultConfig, protocol: 28, ...opts.config, historyRetentionWindow: retentionWindow }, logger: pino({ level: 'silent' }), closeSliceMs: opts.closeSliceMs, clock: opts.clock });
   net.init();
   /** The account's sequence number as stored (a string, as the SDK's Account takes it). */
   const seq = (kp: Keypair): string => {

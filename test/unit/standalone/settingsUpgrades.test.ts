@@ -12,7 +12,7 @@ import {
   SettingsError, checkConfigUpgradeSet, configUpgradeStep, headerUpgradeStep, parseConfigUpgradeSet,
 } from '../../../src/standalone/settingsUpgrades.ts';
 
-const genesis = genesisConfigSettings();
+const genesis = genesisConfigSettings({}, 'testnet', 28); // a protocol-28 network: 86 cost types
 const current = (id: number) => {
   const e = genesis.find((g) => g.data.type === 8 && g.data.configSetting.configSettingID === id);
   return e?.data.type === 8 ? e.data.configSetting : undefined;
@@ -56,7 +56,7 @@ test('core\'s rules: entries, no duplicates, upgradeable ids, bounds; out of ord
   assert.deepEqual(sorted.updatedEntry.map((e) => e.configSettingID), [0, 9]);
   // every genesis setting that may be upgraded passes as it is, and so does the unlimited preset
   for (const limits of ['testnet', 'unlimited'] as const) {
-    const upgradeable = genesisConfigSettings({}, limits).flatMap((e) => (e.data.type === 8 && ![12, 13, 17, 18, 19, 20].includes(e.data.configSetting.configSettingID) ? [e.data.configSetting] : []));
+    const upgradeable = genesisConfigSettings({}, limits, 28).flatMap((e) => (e.data.type === 8 && ![12, 13, 17, 18, 19, 20].includes(e.data.configSetting.configSettingID) ? [e.data.configSetting] : []));
     assert.equal(checkConfigUpgradeSet({ updatedEntry: upgradeable }, current).updatedEntry.length, 15);
   }
 });

@@ -21,6 +21,7 @@ import { closeLedgerSteps, type ClosedLedger, type PreviousLedger } from '../src
 import { encodeCloseMetaSteps } from '../src/ledger/encodeCloseMeta.ts';
 import { ledgerToBatch } from '../src/ingest/ledgerToBatch.ts';
 import { genesisLedger } from '../src/ledger/genesis.ts';
+import { MS_CLOSE_TIMES_PROTOCOL } from '../src/ledger/closeTimes.ts';
 import { frameOf, type TransactionFrame } from '../src/ledger/transactionFrame.ts';
 import { verifyEd25519 } from '../src/ledger/signatures.ts';
 import type { EntrySource } from '../src/ledger/ledgerTxn.ts';
@@ -58,8 +59,9 @@ export class EngineLedgers {
   prev: PreviousLedger;
   private closeTime = BigInt(Math.floor(Date.now() / 1000));
 
-  constructor() {
-    const genesis = genesisLedger(this.networkId, { closeTime: this.closeTime, maxTxSetSize: 10_000 });
+  /** `protocol`: the network's (default: a new network's); from 30 on its closes carry millisecond close times. */
+  constructor(protocol?: number) {
+    const genesis = genesisLedger(this.networkId, { closeTime: this.closeTime, maxTxSetSize: 10_000, protocol });
     const bytes = xdr.LedgerCloseMeta.schema.encode(genesis.meta);
     const batch = ledgerToBatch({ bytes, meta: genesis.meta }, this.networkId);
     for (const e of genesis.entries) {
@@ -88,7 +90,9 @@ export class EngineLedgers {
   /** Closes a ledger over the current state without storing it; the close alone is timed. */
   close(frames: TransactionFrame[]): { ms: number; closed: ClosedLedger } {
     const t0 = performance.now();
-    const closed = runSteps(closeLedgerSteps(this.prev, frames, this.state, { closeTime: this.closeTime + 1n, networkId: this.networkId }));
+    const closeTime = this.closeTime + 1n;
+    const closeTimeMs = this.prev.header.ledgerVersion >= MS_CLOSE_TIMES_PROTOCOL ? closeTime * 1000n : undefined;
+    const closed = runSteps(closeLedgerSteps(this.prev, frames, this.state, { closeTime, closeTimeMs, networkId: this.networkId }));
     return { ms: performance.now() - t0, closed };
   }
 

@@ -4,7 +4,7 @@
 // with that protocol's genesis configuration (30: the ML-DSA cost types too). Rounds interleave the
 // protocols so the shared machine's noise hits all alike; figures are medians, the ratios against
 // protocol 28 in the same run. Target (issue 26): protocol 30 at most 1.1x protocol 28.
-// Apply is not measured at 30: the standalone engine does not write protocol-30 ledgers yet.
+// And the engine's close of a ledger of payments at 28 and at 30, in the same run.
 import { xdr } from '../src/xdr/xdr.ts';
 import { loadNative } from '../src/host/native.ts';
 import { Simulator } from '../src/host/simulator.ts';
@@ -15,8 +15,10 @@ import {
 } from '../test/unit/host/support.ts';
 import { fmt, median } from './stats.ts';
 import { verdict, type Row } from './report.ts';
+import { EngineLedgers, failures } from './engineClose.ts';
+import { Market } from './market.ts';
 
-export interface ProtocolsBenchConfig { rounds: number; perRound: number; warmup: number }
+export interface ProtocolsBenchConfig { rounds: number; perRound: number; warmup: number; closeLanes: number; closeSamples: number }
 
 export const PROTOCOLS_TARGET = 1.1;
 const PROTOCOLS = [28, 29, 30];
@@ -75,8 +77,47 @@ export async function runProtocolsBench(cfg: ProtocolsBenchConfig, log: (m: stri
       `${cfg.rounds} rounds, each running ${cfg.perRound} simulations per protocol (order alternating), after ${cfg.warmup} warm-up runs; the median per round, then over rounds.`, '',
       '| Round | ' + PROTOCOLS.map((p) => `P${p} (ms)`).join(' | ') + ' |', '|---|' + PROTOCOLS.map(() => '---|').join(''),
       ...perRound.get(28)!.map((_, i) => `| ${i + 1} | ${PROTOCOLS.map((p) => fmt(perRound.get(p)![i], 3)).join(' | ')} |`), ''];
+    const close = engineCloses(cfg, log);
+    rows.push(close.row);
+    details.push(...close.details);
     return { rows, details };
   } finally {
     for (const db of dbs.values()) db.dispose();
+  }
+}
+
+/**
+ * The engine's close of the same ledger of payments on a protocol-28 and a protocol-30 network
+ * (bench/engineClose.ts's EngineLedgers: closeLedgerSteps timed in process, nothing stored), samples
+ * alternating. At 30 the close differs by its value (a millisecond close time, signed).
+ */
+function engineCloses(cfg: ProtocolsBenchConfig, log: (m: string) => void): { row: Row; details: string[] } {
+  const engines = new Map([28, 30].map((p) => [p, new EngineLedgers(p)] as const));
+  try {
+    const frames = new Map<number, ReturnType<EngineLedgers['frame']>[]>();
+    for (const [p, engine] of engines) {
+      const market = new Market({ lanes: cfg.closeLanes, tradingLanes: 0, makers: 0, offersPerMaker: 0 });
+      for (const step of market.steps()) engine.runStep(step);
+      if (engine.prev.header.ledgerVersion !== p) throw new Error(`the engine runs protocol ${engine.prev.header.ledgerVersion}, not ${p}`);
+      frames.set(p, market.lanes.map((k, i) => engine.frame(market.payment(i, engine.seq(k)))));
+      failures(engine.close(frames.get(p)!).closed, `protocol ${p} payments`);
+    }
+    const ms = new Map<number, number[]>([[28, []], [30, []]]);
+    for (let s = 0; s < cfg.closeSamples; s++) {
+      for (const p of s % 2 === 0 ? [28, 30] : [30, 28]) ms.get(p)!.push(engines.get(p)!.close(frames.get(p)!).ms);
+      log(`protocols close sample ${s + 1}/${cfg.closeSamples}: 28 ${fmt(ms.get(28)!.at(-1)!)} ms, 30 ${fmt(ms.get(30)!.at(-1)!)} ms`);
+    }
+    const [m28, m30] = [median(ms.get(28)!), median(ms.get(30)!)];
+    const ratio = m30 / m28;
+    return {
+      row: {
+        metric: `Engine close of ${cfg.closeLanes.toLocaleString('en-US')} payments at protocol 30 (closeLedgerSteps, in process)`,
+        value: `${fmt(m30)} ms`, ratio: `${fmt(ratio, 2)}x protocol 28 (${fmt(m28)} ms)`, target: `<= ${PROTOCOLS_TARGET}x protocol 28`, verdict: verdict(ratio <= PROTOCOLS_TARGET),
+      },
+      details: ['### Engine close per protocol', '',
+        `A ledger of ${cfg.closeLanes} payments (one per account) closed by the engine on a protocol-28 and a protocol-30 network built the same way, ${cfg.closeSamples} samples alternating; ms per sample: 28: ${ms.get(28)!.map((x) => fmt(x)).join(', ')}; 30: ${ms.get(30)!.map((x) => fmt(x)).join(', ')}.`, ''],
+    };
+  } finally {
+    for (const engine of engines.values()) engine.dispose();
   }
 }

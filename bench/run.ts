@@ -45,13 +45,13 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
-    protocols: { rounds: 3, perRound: 50, warmup: 20 },
+    protocols: { rounds: 3, perRound: 50, warmup: 20, closeLanes: 300, closeSamples: 3 },
     invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, ledgersFromDatastore: { loops: 4 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
     orderBook: { lanes: 600, makers: 100, offersPerMaker: 20, rounds: 2, runs: 1 },
     engine: { ledgerTxs: 1000, samples: 1, paymentLanes: 1500, tradingLanes: 1000, makers: 100, offersPerMaker: 20, searchSamples: 1, searchSteps: 2 } }
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
-    protocols: { rounds: 9, perRound: 200, warmup: 100 },
+    protocols: { rounds: 9, perRound: 200, warmup: 100, closeLanes: 1000, closeSamples: 9 },
     invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, ledgersFromDatastore: { loops: 20 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 },
     orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 3 },
     engine: DEFAULT_ENGINE_OPTIONS };

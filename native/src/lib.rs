@@ -337,15 +337,14 @@ pub fn bench_simulate_invoke(request: SimulateInvokeRequest, iterations: u32) ->
     Ok(AsyncTask::new(BenchInvokeTask(Some(invoke_request(request)?), iterations)))
 }
 
-/// The ConfigSetting LedgerEntries (XDR) a network at `protocol` (default: protocols::DEFAULT)
-/// starts with, the public testnet's values, in ConfigSettingId order (ids 0..=20).
+/// The ConfigSetting LedgerEntries (XDR) a network at `protocol` starts with, the public testnet's
+/// values, in ConfigSettingId order (ids 0..=20).
 #[napi]
-pub fn genesis_config_setting_entries(last_modified_ledger_seq: Option<u32>, protocol: Option<u32>) -> Result<Vec<Buffer>> {
-    let protocol = protocol.unwrap_or(protocols::DEFAULT);
+pub fn genesis_config_setting_entries(last_modified_ledger_seq: u32, protocol: u32) -> Result<Vec<Buffer>> {
     if !protocols::SUPPORTED.contains(&protocol) {
         return Err(Error::from_reason(format!("protocol {protocol} is not one this build runs ({})", protocols::describe())));
     }
-    config::genesis_config_ledger_entries(protocol, last_modified_ledger_seq.unwrap_or(1))
+    config::genesis_config_ledger_entries(protocol, last_modified_ledger_seq)
         .iter()
         .map(|e| {
             e.to_xdr(Limits::none())
@@ -400,8 +399,6 @@ pub fn close_database(db_path: Option<String>) {
 pub struct HostInfo {
     /// The newest ledger protocol this build runs.
     pub protocol_version: u32,
-    /// The protocol a new standalone network runs unless told otherwise.
-    pub default_protocol: u32,
     /// The ledger protocols apply and simulation run, oldest first: one host line each.
     pub protocols: Vec<u32>,
     /// The same (simulation runs every line apply does).
@@ -418,7 +415,6 @@ pub fn host_info() -> HostInfo {
     let lines = [&soroban_env_host_p28::VERSION.pkg, &soroban_env_host_p29::VERSION.pkg, &soroban_env_host_p30::VERSION.pkg];
     HostInfo {
         protocol_version: protocols::SUPPORTED[protocols::SUPPORTED.len() - 1],
-        default_protocol: protocols::DEFAULT,
         protocols: protocols::SUPPORTED.to_vec(),
         simulation_protocols: simulate::SUPPORTED_PROTOCOLS.to_vec(),
         soroban_env_host_version: lines.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "),

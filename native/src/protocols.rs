@@ -2,12 +2,10 @@
 //! soroban-simulation pair in Cargo.toml, named by protocol), used by apply (`apply.rs`) and
 //! simulation (`simulate.rs`), whose compile-time checks hold them to this list. The next protocol
 //! is a crate pair, a line in each of those two files and an entry here (docs/protocol-upgrade.md).
+//! Which protocol a new network runs is the engine's choice (src/ledger/protocols.ts), not the addon's.
 
 /// Oldest first, consecutive.
 pub const SUPPORTED: [u32; 3] = [28, 29, 30];
-
-/// The protocol a new standalone network runs unless told otherwise.
-pub const DEFAULT: u32 = 30;
 
 const _: () = {
     let mut i = 1;

@@ -13,13 +13,12 @@ export type {
 export { HostUnavailableError, loadNative, nativeAvailable } from './native.ts';
 
 /**
- * The ConfigSetting LedgerEntries (XDR) of a fresh network at `protocol` (default: the addon's
- * default), one per ConfigSettingId (0..=20), with the public testnet's values: limits, fees, the
+ * The ConfigSetting LedgerEntries (XDR) of a fresh network at `protocol`, one per ConfigSettingId (0..=20), with the public testnet's values: limits, fees, the
  * CPU and memory cost parameter pairs (86 before protocol 30, 95 from it: the ML-DSA ones), state
  * archival (min persistent TTL 120,960, min temporary 720, max 3,110,400), an all-zero state-size
  * window, the eviction iterator and empty freeze lists.
  */
-export function genesisConfigSettingEntries(lastModifiedLedgerSeq = 1, protocol?: number): Uint8Array[] {
+export function genesisConfigSettingEntries(lastModifiedLedgerSeq: number, protocol: number): Uint8Array[] {
   return loadNative().genesisConfigSettingEntries(lastModifiedLedgerSeq, protocol).map((b) => new Uint8Array(b));
 }
 

@@ -78,8 +78,6 @@ export interface NativeSimulationResult {
 export interface NativeHostInfo {
   /** The newest protocol this build runs. */
   protocolVersion: number;
-  /** The protocol a new standalone network runs unless told otherwise. */
-  defaultProtocol: number;
   /** The protocols apply and simulation run, oldest first: one host line each (native/src/protocols.rs). */
   protocols: number[];
   /** The same: simulation runs every line apply does. */
@@ -196,8 +194,8 @@ export interface NativeAddon {
   simulateInvoke(request: NativeSimulateInvokeRequest): Promise<NativeSimulationResult>;
   simulateFootprint(request: NativeSimulateFootprintRequest): Promise<NativeSimulationResult>;
   benchSimulateInvoke(request: NativeSimulateInvokeRequest, iterations: number): Promise<number[]>;
-  /** A fresh network's ConfigSetting entries at `protocol` (default: the addon's default protocol). */
-  genesisConfigSettingEntries(lastModifiedLedgerSeq?: number, protocol?: number): Buffer[];
+  /** A fresh network's ConfigSetting entries at `protocol`. */
+  genesisConfigSettingEntries(lastModifiedLedgerSeq: number, protocol: number): Buffer[];
   /** The ConfigSetting entries an upgrade to `toProtocol` changes (new cost types' parameters appended). */
   protocolUpgradeConfigEntries(configEntries: Uint8Array[], toProtocol: number): Buffer[];
   closeDatabase(dbPath?: string): void;

@@ -10,12 +10,6 @@ export const DEFAULT_PROTOCOL = 30;
 /** The protocols this engine writes ledgers of, oldest first (the host lines may run more). */
 export const ENGINE_PROTOCOLS: readonly number[] = [28, 29, 30];
 
-/**
- * Protocols a host line runs but the engine does not write yet, and why: the reason a request for
- * one is refused with.
- */
-const NOT_YET: Readonly<Record<number, string>> = {};
-
 /** The protocols a standalone network of this build runs: the engine's, where the addon has their host line. */
 export function runnableProtocols(): number[] {
   if (!nativeAvailable()) return [...ENGINE_PROTOCOLS];
@@ -27,6 +21,5 @@ export function runnableProtocols(): number[] {
 export function protocolProblem(protocol: number): string | undefined {
   if (runnableProtocols().includes(protocol)) return undefined;
   const runs = runnableProtocols();
-  const which = `this build runs protocols ${runs[0]} to ${runs[runs.length - 1]}`;
-  return NOT_YET[protocol] ? `${NOT_YET[protocol]} (${which})` : `protocol ${protocol} is not one ${which}`;
+  return `protocol ${protocol} is not one this build runs protocols ${runs[0]} to ${runs[runs.length - 1]}`;
 }

@@ -8,6 +8,7 @@ import { closeSync, linkSync, lstatSync, mkdirSync, openSync, realpathSync, rena
 import type { Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { lockPathOf } from '../store/sqlite/databaseLock.ts';
 
 /** A plain file name: what a request may give. */
 const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
@@ -110,5 +111,5 @@ function lstatOrUndefined(path: string): Stats | undefined {
 
 /** The database's files, which a state folder never replaces. */
 export function databaseFiles(dbPath: string): string[] {
-  return [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`, `${dbPath}.lock`];
+  return [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`, lockPathOf(dbPath)];
 }

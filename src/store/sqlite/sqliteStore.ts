@@ -37,61 +37,65 @@ export class SqliteStore implements Store {
    */
   constructor(path: string, options: { entryHistory?: boolean } = {}) {
     this.lock = isFileDatabase(path) ? DatabaseLock.acquire(path) : undefined;
+    let opened: DatabaseSync | undefined;
+    // a start that fails here (a schema newer than this build, a file that is no database) leaves
+    // the database closed and its lock free, so another try in this process is not locked out
     try {
-      this.db = new DatabaseSync(path);
+      this.db = opened = new DatabaseSync(path);
+      // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
+      // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
+      this.db.exec('PRAGMA page_size = 16384');
+      this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
+      const versionBefore = this.migrate();
+      this.eventStore = new EventStore(this.db);
+      this.history = new EntryHistory(this.db, options.entryHistory ?? true);
+      if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
+      const p = (sql: string) => this.db.prepare(sql);
+      this.st = {
+        insertLedger: p('INSERT INTO ledgers (sequence, hash, close_time, protocol_version, header, meta) VALUES (?, ?, ?, ?, ?, ?)'),
+        insertTx: p(`INSERT INTO transactions (id, ledger_sequence, application_order, hash, successful, fee_bump, envelope, result, meta, events)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        insertTxHash: p('INSERT OR REPLACE INTO transaction_hashes (hash, transaction_id) VALUES (?, ?)'),
+        upsertEntry: p('INSERT INTO ledger_entries (key, entry, last_modified) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified'),
+        deleteEntry: p('DELETE FROM ledger_entries WHERE key = ?'),
+        insertFee: p('INSERT INTO fee_samples (ledger_sequence, soroban, fee) VALUES (?, ?, ?)'),
+        trimLedgers: p('DELETE FROM ledgers WHERE sequence < ?'),
+        trimTxs: p('DELETE FROM transactions WHERE id < ?'),
+        trimTxHashes: p('DELETE FROM transaction_hashes WHERE transaction_id < ?'),
+        trimFees: p('DELETE FROM fee_samples WHERE ledger_sequence < ?'),
+        dropLedgersAfter: p('DELETE FROM ledgers WHERE sequence > ?'),
+        dropTxsFrom: p('DELETE FROM transactions WHERE id >= ?'),
+        dropTxHashesFrom: p('DELETE FROM transaction_hashes WHERE transaction_id >= ?'),
+        dropFeesAfter: p('DELETE FROM fee_samples WHERE ledger_sequence > ?'),
+        ledger: p('SELECT * FROM ledgers WHERE sequence = ?'),
+        ledgersFrom: p('SELECT * FROM ledgers WHERE sequence >= ? ORDER BY sequence LIMIT ?'),
+        oldest: p('SELECT sequence, close_time FROM ledgers ORDER BY sequence ASC LIMIT 1'),
+        newest: p('SELECT * FROM ledgers ORDER BY sequence DESC LIMIT 1'),
+        entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
+        allEntries: p('SELECT key, entry, last_modified FROM ledger_entries ORDER BY key'),
+        entriesInKeyRange: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? AND key < ? ORDER BY key'),
+        entriesFromKey: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? ORDER BY key'),
+        clearEntries: p('DELETE FROM ledger_entries'),
+        txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
+                     JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
+        txsFrom: p(`SELECT t.*, l.close_time FROM transactions t JOIN ledgers l ON l.sequence = t.ledger_sequence
+                    WHERE t.id >= ? ORDER BY t.id LIMIT ?`),
+        fees: p('SELECT fee FROM fee_samples WHERE ledger_sequence >= ? AND soroban = ?'),
+        getMeta: p('SELECT value FROM metadata WHERE key = ?'),
+        forkResolved: p('SELECT 1 FROM fork_resolved WHERE key = ?'),
+        insertForkResolved: p('INSERT OR IGNORE INTO fork_resolved (key) VALUES (?)'),
+        setMeta: p('INSERT INTO metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      };
+      this.st.txByHash.setReadBigInts(true);
+      this.st.txsFrom.setReadBigInts(true);
+      this.st.fees.setReadBigInts(true);
+      this.refreshRange();
+      this.eventStore.load(this.latest?.sequence);
     } catch (e) {
+      if (opened?.isOpen) opened.close();
       this.lock?.release();
       throw e;
     }
-    // 16 KiB pages for new databases: a ledger's metas are megabytes of blobs, whose overflow chains
-    // are 4x shorter than with the default 4 KiB (ingestion ~1.4x faster); no effect on an existing file.
-    this.db.exec('PRAGMA page_size = 16384');
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
-    const versionBefore = this.migrate();
-    this.eventStore = new EventStore(this.db);
-    this.history = new EntryHistory(this.db, options.entryHistory ?? true);
-    if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
-    const p = (sql: string) => this.db.prepare(sql);
-    this.st = {
-      insertLedger: p('INSERT INTO ledgers (sequence, hash, close_time, protocol_version, header, meta) VALUES (?, ?, ?, ?, ?, ?)'),
-      insertTx: p(`INSERT INTO transactions (id, ledger_sequence, application_order, hash, successful, fee_bump, envelope, result, meta, events)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertTxHash: p('INSERT OR REPLACE INTO transaction_hashes (hash, transaction_id) VALUES (?, ?)'),
-      upsertEntry: p('INSERT INTO ledger_entries (key, entry, last_modified) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified'),
-      deleteEntry: p('DELETE FROM ledger_entries WHERE key = ?'),
-      insertFee: p('INSERT INTO fee_samples (ledger_sequence, soroban, fee) VALUES (?, ?, ?)'),
-      trimLedgers: p('DELETE FROM ledgers WHERE sequence < ?'),
-      trimTxs: p('DELETE FROM transactions WHERE id < ?'),
-      trimTxHashes: p('DELETE FROM transaction_hashes WHERE transaction_id < ?'),
-      trimFees: p('DELETE FROM fee_samples WHERE ledger_sequence < ?'),
-      dropLedgersAfter: p('DELETE FROM ledgers WHERE sequence > ?'),
-      dropTxsFrom: p('DELETE FROM transactions WHERE id >= ?'),
-      dropTxHashesFrom: p('DELETE FROM transaction_hashes WHERE transaction_id >= ?'),
-      dropFeesAfter: p('DELETE FROM fee_samples WHERE ledger_sequence > ?'),
-      ledger: p('SELECT * FROM ledgers WHERE sequence = ?'),
-      ledgersFrom: p('SELECT * FROM ledgers WHERE sequence >= ? ORDER BY sequence LIMIT ?'),
-      oldest: p('SELECT sequence, close_time FROM ledgers ORDER BY sequence ASC LIMIT 1'),
-      newest: p('SELECT * FROM ledgers ORDER BY sequence DESC LIMIT 1'),
-      entry: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key = ?'),
-      allEntries: p('SELECT key, entry, last_modified FROM ledger_entries ORDER BY key'),
-      entriesInKeyRange: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? AND key < ? ORDER BY key'),
-      entriesFromKey: p('SELECT key, entry, last_modified FROM ledger_entries WHERE key >= ? ORDER BY key'),
-      clearEntries: p('DELETE FROM ledger_entries'),
-      txByHash: p(`SELECT t.*, l.close_time FROM transaction_hashes h JOIN transactions t ON t.id = h.transaction_id
-                   JOIN ledgers l ON l.sequence = t.ledger_sequence WHERE h.hash = ?`),
-      txsFrom: p(`SELECT t.*, l.close_time FROM transactions t JOIN ledgers l ON l.sequence = t.ledger_sequence
-                  WHERE t.id >= ? ORDER BY t.id LIMIT ?`),
-      fees: p('SELECT fee FROM fee_samples WHERE ledger_sequence >= ? AND soroban = ?'),
-      getMeta: p('SELECT value FROM metadata WHERE key = ?'),
-      forkResolved: p('SELECT 1 FROM fork_resolved WHERE key = ?'),
-      insertForkResolved: p('INSERT OR IGNORE INTO fork_resolved (key) VALUES (?)'),
-      setMeta: p('INSERT INTO metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-    };
-    this.st.txByHash.setReadBigInts(true);
-    this.st.txsFrom.setReadBigInts(true);
-    this.st.fees.setReadBigInts(true);
-    this.refreshRange();
-    this.eventStore.load(this.latest?.sequence);
   }
 
   private migrate(): number {

@@ -10,6 +10,7 @@ import {
   encodeLedgerEntry, encodeLedgerKey, sha256, toBase64, type AccountId, type LedgerEntry, type LedgerKey, type ScVal,
 } from '../../../src/xdr/codec.ts';
 import { genesisConfigSettingEntries, hostInfo } from '../../../src/host/index.ts';
+import { DEFAULT_PROTOCOL } from '../../../src/ledger/protocols.ts';
 
 export const PASSPHRASE = 'Standalone Network ; February 2017';
 export const PROTOCOL = 28;
@@ -295,7 +296,7 @@ export function createTestDb(protocol = PROTOCOL): TestDb {
     },
   };
   // a protocol no line runs (a test of the refusal) gets the default protocol's settings
-  const settingsProtocol = hostInfo().protocols.includes(protocol) ? protocol : undefined;
+  const settingsProtocol = hostInfo().protocols.includes(protocol) ? protocol : DEFAULT_PROTOCOL;
   const config = genesisConfigSettingEntries(1, settingsProtocol).map((b) => xdr.LedgerEntry.schema.decode(b));
   db.closeLedger([...config, account(rootAccount)]);
   return db;

@@ -477,6 +477,20 @@ fn inner_hash(result: &TransactionResult) -> Option<&[u8; 32]> {
     }
 }
 
+/// Milliseconds per decode of `lcm_bytes` as a LedgerCloseMeta (see bench_decode_ledger_close_meta).
+pub fn time_decodes(lcm_bytes: &[u8], iterations: u32) -> Res<Vec<f64>> {
+    let limits = Limits { depth: MAX_XDR_DEPTH, len: lcm_bytes.len() };
+    let mut out = Vec::with_capacity(iterations as usize);
+    for _ in 0..iterations {
+        let started = std::time::Instant::now();
+        let lcm = LedgerCloseMeta::from_xdr(lcm_bytes, limits.clone()).map_err(|e| xdr_error("decoding the LedgerCloseMeta", e))?;
+        std::hint::black_box(&lcm);
+        drop(lcm);
+        out.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    Ok(out)
+}
+
 pub fn ledger_to_rows(lcm_bytes: &[u8], network_id: &[u8; 32]) -> Res<Rows> {
     let limits = Limits { depth: MAX_XDR_DEPTH, len: lcm_bytes.len() };
     let lcm = LedgerCloseMeta::from_xdr(lcm_bytes, limits).map_err(|e| xdr_error("decoding the LedgerCloseMeta", e))?;

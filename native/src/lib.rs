@@ -465,6 +465,16 @@ pub fn ledger_to_rows(lcm: Buffer, network_id: Buffer) -> Result<ingest::LedgerR
         .map_err(Error::from_reason)
 }
 
+/// The floor any ingester stands on, for the benchmarks: decoding `lcm` as a LedgerCloseMeta with
+/// the stellar-xdr crate, `iterations` times, and nothing else. Milliseconds per decode.
+#[napi]
+pub fn bench_decode_ledger_close_meta(lcm: Buffer, iterations: u32) -> Result<Vec<f64>> {
+    let lcm = lcm.to_vec();
+    runner::run_on_host_thread("bench decode", move || ingest::time_decodes(&lcm, iterations))
+        .and_then(|r| r)
+        .map_err(Error::from_reason)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Applying Soroban operations on the standalone network
 

@@ -204,6 +204,8 @@ export interface NativeAddon {
   hostInfo(): NativeHostInfo;
   /** Throws for bytes that are not a LedgerCloseMeta or a result without envelope. */
   ledgerToRows(lcm: Uint8Array, networkId: Uint8Array): NativeLedgerRows;
+  /** Benchmarks' floor: milliseconds per decode of `lcm` as a LedgerCloseMeta by the stellar-xdr crate, nothing else. */
+  benchDecodeLedgerCloseMeta(lcm: Uint8Array, iterations: number): number[];
   /**
    * A fast-forward's empty ledgers (native/src/chain.rs; src/standalone/emptyLedgers.ts has the
    * layout of `chain`): the chain state after `count` more, then with `withHeaders` each one's

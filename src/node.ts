@@ -110,7 +110,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
   const connections = ConnectionGuard.fromConfig(config);
   const heavy = new HeavyWork({
-    concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount, relief,
+    concurrency: config.heavyRequestConcurrency, jsonThreads: config.xdrJsonWorkerCount, relief,
     roomForAnswers: () => connections.admits(),
   });
   getMetrics().registerServingLoad(() => ({

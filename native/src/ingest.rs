@@ -25,7 +25,7 @@ use stellar_xdr::{
 
 /// Nesting allowed while decoding: what the Soroban host allows for XDR (contract values nest at
 /// most ~100 deep), and small enough that garbage input cannot exhaust the stack.
-const MAX_XDR_DEPTH: u32 = 500;
+pub const MAX_XDR_DEPTH: u32 = 500;
 
 /// Marks an absent span (a transaction without inner hash, a deleted entry).
 pub const NONE: u32 = u32::MAX;

@@ -36,7 +36,7 @@ try {
   }
   const ms = closeAndStorePayments(engine, market, payments, samples, log);
   const med = (k: keyof StoreStepsMs) => fmt(median(ms.map((m) => m[k])));
-  log(`medians of ${samples}: total ${med('total')} ms (close ${med('close')}, encode ${med('encode')}, convert ${med('convert')}, write ${med('write')})`);
+  log(`medians of ${samples}: total ${med('total')} ms (close ${med('close')}, encode ${med('encode')}, convert ${med('convert')}, write ${med('write')}; CPU ${med('cpu')})`);
   if (session && profDir) {
     const { profile } = await session.post('Profiler.stop') as unknown as { profile: Profile };
     mkdirSync(profDir, { recursive: true });

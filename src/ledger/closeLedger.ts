@@ -416,8 +416,11 @@ function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
   const sources = new Map([frame.sourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])]
     .map((id) => [toHex(id.ed25519), id]));
   for (const id of sources.values()) {
-    const entry = ltx.load(accountKey(id));
-    if (!entry || entry.data.type !== 0) continue;
+    // most accounts have no pre-authorized signer: read before copying
+    const current = ltx.read(accountKey(id));
+    if (!current || current.data.type !== 0 || !current.data.account.signers.some((s) => s.key.type === 1)) continue;
+    const entry = ltx.load(accountKey(id))!;
+    if (entry.data.type !== 0) continue;
     const signers = entry.data.account.signers;
     let removed = false;
     for (let i = signers.length - 1; i >= 0; i--) {

@@ -480,7 +480,8 @@ pub fn bench_decode_ledger_close_meta(lcm: Buffer, iterations: u32) -> Result<Ve
 // XDR as JSON (xdrFormat "json")
 
 /// Each value's JSON text as UTF-8 (`types[i]` names the XDR type of `values[i]`), rendered by the
-/// stellar-xdr crate's serde support on a host thread (deep values need its stack); the promise
+/// stellar-xdr crate's serde support on a background thread (deep values need its big stack; its
+/// lower priority keeps the Node thread serving meanwhile); the promise
 /// settles from there. Rejects, naming the value, when one does not decode or renders too large.
 #[napi(ts_return_type = "Promise<Buffer[]>")]
 pub fn xdr_to_json<'env>(env: &'env Env, types: Vec<String>, values: Vec<Uint8Array>) -> Result<Object<'env>> {
@@ -490,7 +491,7 @@ pub fn xdr_to_json<'env>(env: &'env Env, types: Vec<String>, values: Vec<Uint8Ar
     let items: Vec<(String, Vec<u8>)> = types.into_iter().zip(values.iter().map(|v| v.to_vec())).collect();
     let (deferred, promise) = env.create_deferred::<Vec<Buffer>, _>()?;
     let deferred_for_failure = deferred.clone();
-    runner::spawn_on_host_thread("XDR to JSON", move || xdr_json::render_all(&items), move |outcome| {
+    runner::spawn_on_background_thread("XDR to JSON", move || xdr_json::render_all(&items), move |outcome| {
         match outcome.and_then(|r| r) {
             Ok(rendered) => {
                 let buffers: Vec<Buffer> = rendered.into_iter().map(Buffer::from).collect();

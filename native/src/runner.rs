@@ -19,7 +19,18 @@ const MAX_IDLE: usize = 8;
 type Reply = Box<dyn FnOnce() + Send + 'static>;
 type Job = Box<dyn FnOnce() -> Reply + Send + 'static>;
 
-static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+/// A set of kept threads: the host threads, and the background threads, which run at a lower CPU
+/// priority (rendering JSON: long CPU work that must not slow the Node thread that serves every
+/// other client, on a machine with few cores).
+struct Pool {
+    idle: Mutex<Vec<Sender<Job>>>,
+    name: &'static str,
+    /// Added to the thread's nice value when it starts (Linux: nice values are per thread).
+    niceness: i32,
+}
+
+static HOST: Pool = Pool { idle: Mutex::new(Vec::new()), name: "lumen-host", niceness: 0 };
+static BACKGROUND: Pool = Pool { idle: Mutex::new(Vec::new()), name: "lumen-background", niceness: 10 };
 
 fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -31,21 +42,37 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-fn idle_worker() -> Option<Sender<Job>> {
-    IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop()
+fn idle_worker(pool: &'static Pool) -> Option<Sender<Job>> {
+    pool.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop()
 }
 
-fn spawn_worker(first: Job) -> Result<(), String> {
+#[cfg(target_os = "linux")]
+fn lower_priority(niceness: i32) {
+    if niceness != 0 {
+        // best effort: a thread that keeps its priority still works
+        unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+            libc::setpriority(libc::PRIO_PROCESS, tid, now + niceness);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority(_niceness: i32) {}
+
+fn spawn_worker(pool: &'static Pool, first: Job) -> Result<(), String> {
     let (tx, rx) = mpsc::channel::<Job>();
     std::thread::Builder::new()
-        .name("lumen-host".into())
+        .name(pool.name.into())
         .stack_size(HOST_THREAD_STACK_SIZE)
         .spawn(move || {
+            lower_priority(pool.niceness);
             let mut next = Some(first);
             while let Some(job) = next.take() {
                 let reply = job(); // never unwinds: jobs catch their own panics
                 let stay = {
-                    let mut idle = IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    let mut idle = pool.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                     let stay = idle.len() < MAX_IDLE;
                     if stay {
                         idle.push(tx.clone());
@@ -63,14 +90,14 @@ fn spawn_worker(first: Job) -> Result<(), String> {
         .map_err(|e| format!("failed to spawn a host thread: {e}"))
 }
 
-fn dispatch(mut job: Job) -> Result<(), String> {
-    while let Some(worker) = idle_worker() {
+fn dispatch(pool: &'static Pool, mut job: Job) -> Result<(), String> {
+    while let Some(worker) = idle_worker(pool) {
         match worker.send(job) {
             Ok(()) => return Ok(()),
             Err(SendError(returned)) => job = returned, // that thread is gone; try another
         }
     }
-    spawn_worker(job)
+    spawn_worker(pool, job)
 }
 
 static QUIET_PANICS: std::sync::Once = std::sync::Once::new();
@@ -95,7 +122,7 @@ where
 {
     install_panic_hook();
     let (reply_tx, reply_rx) = mpsc::sync_channel(1);
-    dispatch(Box::new(move || {
+    dispatch(&HOST, Box::new(move || {
         let outcome = panic::catch_unwind(AssertUnwindSafe(work));
         Box::new(move || {
             let _ = reply_tx.send(outcome);
@@ -117,8 +144,27 @@ where
     F: FnOnce() -> T + Send + 'static,
     D: FnOnce(Result<T, String>) + Send + 'static,
 {
+    spawn_on(&HOST, what, work, deliver)
+}
+
+/// spawn_on_host_thread on a background thread: the same big stack, a lower CPU priority.
+pub fn spawn_on_background_thread<T, F, D>(what: &'static str, work: F, deliver: D) -> Result<(), String>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+    D: FnOnce(Result<T, String>) + Send + 'static,
+{
+    spawn_on(&BACKGROUND, what, work, deliver)
+}
+
+fn spawn_on<T, F, D>(pool: &'static Pool, what: &'static str, work: F, deliver: D) -> Result<(), String>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+    D: FnOnce(Result<T, String>) + Send + 'static,
+{
     install_panic_hook();
-    dispatch(Box::new(move || {
+    dispatch(pool, Box::new(move || {
         let outcome = panic::catch_unwind(AssertUnwindSafe(work))
             .map_err(|payload| format!("panic during {what}: {}", panic_text(payload)));
         Box::new(move || deliver(outcome)) as Reply

@@ -48,7 +48,7 @@ describe('methods and paths', () => {
   it('answers a JSON-RPC path spelled as fastify normalizes it (routed by fastify) as the plain spelling (answered before fastify)', async () => {
     const withoutDate = (h: Record<string, unknown>) => { const { date: _, ...rest } = h; return rest; };
     for (const [plain, other] of [['/rpc', '/%72pc'], ['/', '/?a=1']]) {
-      for (const headers of [{ origin: 'http://app.example' }, { 'content-type': 'text/plain' }]) {
+      for (const headers of [{ origin: 'http://app.example' }, { 'content-type': 'text/plain' }] as Array<Record<string, string>>) {
         const a = await request(t.port, { path: plain, body: call, headers });
         const b = await request(t.port, { path: other, body: call, headers });
         assert.equal(b.status, a.status, other);

@@ -29,6 +29,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
+import { AnswerCompression } from './answerCompression.ts';
 import { Abandonment } from '../rpc/callScope.ts';
 import { Dispatcher, type Answer } from '../rpc/jsonrpc.ts';
 import type { JsonChunks } from '../rpc/rawJson.ts';
@@ -195,12 +196,15 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     forceCloseConnections: 'idle',
   });
   connections.attach(app.server);
+  const compression = new AnswerCompression({ enabled: config.httpCompression, connections, logger });
 
   function sendAnswer(reply: FastifyReply, answer: Answer): void {
     if (answer === null) {
       reply.code(204).header('accept-post', 'application/json').send();
       return;
     }
+    // answers of 4 KiB and more, to clients that accept zstd or gzip
+    if (compression.send(reply, answer)) return;
     if (typeof answer !== 'string') {
       // a small one (getTransaction's) goes out whole, in one write with a Content-Length
       if (answer.bytes > STREAM_FROM_BYTES) {

@@ -8,7 +8,7 @@
 // unsent bytes over --max-stream-buffer-bytes (notifications or answers alike) with 4001; a ping
 // unanswered by the next one (--websocket-ping-interval) with 1008. Shutdown: 1001.
 // Per-message compression (permessage-deflate) only with --websocket-permessage-deflate: its coder
-// costs each connection that uses it about 80 KiB (an idle connection costs 3.6 KiB, and 10,000 of
+// costs each connection that uses it about 50 KiB (an idle connection costs 3.6 KiB, and 10,000 of
 // those must fit), and a notification is compressed once per connection, not once for all of them.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -47,11 +47,12 @@ const { extension: wsExtension, PerMessageDeflate } = wsModule as unknown as {
  * clients that offer it. Bounded:
  *  - messages under 1 KiB go uncompressed (ws's default threshold): an event notification of about
  *    1 KiB already shrinks well, as the window still holds the previous ones (context takeover);
- *  - the server compresses with an 8 KiB window (server_max_window_bits 13) and memLevel 6: 64 KiB of
+ *  - the server compresses with a 4 KiB window (server_max_window_bits 12) and memLevel 5: 32 KiB of
  *    deflate state a connection instead of zlib's default 256 KiB, kept while the connection lasts;
- *    a page of pubnet ledgers then shrinks 3.6x (base64) and 6.9x (JSON) instead of 4.4x and 9x;
- *  - a client that asks the server for a smaller window (server_max_window_bits under 13), which ws
- *    would answer with HTTP 400, is served uncompressed instead (acceptableOffers);
+ *    pubnet ledgers then shrink 3.1x (base64) and 5.5x (JSON) instead of 4.4x and 9x. 12 is also
+ *    what Python's `websockets` client asks the server for by default;
+ *  - a client that asks the server for a smaller window still (server_max_window_bits under 12),
+ *    which ws would answer with HTTP 400, is served uncompressed instead (acceptableOffers);
  *  - a client's compressed requests are decompressed with its own window (at most 32 KiB, held once
  *    it sends one), and their decompressed size stays capped by --max-request-body-bytes (ws closes
  *    with 1009 beyond it);
@@ -61,8 +62,8 @@ const { extension: wsExtension, PerMessageDeflate } = wsModule as unknown as {
  */
 const PER_MESSAGE_DEFLATE = {
   threshold: 1024,
-  serverMaxWindowBits: 13,
-  zlibDeflateOptions: { level: 3, memLevel: 6 },
+  serverMaxWindowBits: 12,
+  zlibDeflateOptions: { level: 3, memLevel: 5 },
   concurrencyLimit: 4,
 } as const;
 

@@ -39,14 +39,16 @@ const SHUTDOWN_GRACE_MS = 2_000;
 /** ws's extension-header parser and permessage-deflate negotiation (exported by ws, not in its types). */
 const { extension: wsExtension, PerMessageDeflate } = wsModule as unknown as {
   extension: { parse(header: string): Record<string, unknown[] | undefined> };
-  PerMessageDeflate: new (options: object, isServer: boolean, maxPayload: number) => { accept(offers: unknown[]): unknown };
+  PerMessageDeflate: new (options: object) => { accept(offers: unknown[]): unknown };
 };
 
 /**
  * permessage-deflate (RFC 7692, ws's implementation) when --websocket-permessage-deflate is given, for
  * clients that offer it. Bounded:
- *  - messages under 1 KiB go uncompressed (ws's default threshold): an event notification of about
- *    1 KiB already shrinks well, as the window still holds the previous ones (context takeover);
+ *  - messages under 1 KiB go uncompressed (sendText; ws itself would compress every message, as the
+ *    context is kept from one to the next): a small answer is not worth a trip to the threadpool,
+ *    while an event notification of about 1 KiB shrinks well, its window still holding the previous
+ *    ones;
  *  - the server compresses with a 4 KiB window (server_max_window_bits 12) and memLevel 5: 32 KiB of
  *    deflate state a connection instead of zlib's default 256 KiB, kept while the connection lasts;
  *    pubnet ledgers then shrink 3.1x (base64) and 5.5x (JSON) instead of 4.4x and 9x. 12 is also
@@ -61,7 +63,6 @@ const { extension: wsExtension, PerMessageDeflate } = wsModule as unknown as {
  *    unsent bytes, so --max-stream-buffer-bytes still closes a connection that falls behind.
  */
 const PER_MESSAGE_DEFLATE = {
-  threshold: 1024,
   serverMaxWindowBits: 12,
   zlibDeflateOptions: { level: 3, memLevel: 5 },
   concurrencyLimit: 4,
@@ -93,7 +94,7 @@ class WebSocketSink implements StreamSink {
   private readonly ws: WebSocket;
   constructor(ws: WebSocket) { this.ws = ws; }
   frame(note: StreamNotification): string { return jsonRpcNotification(note); }
-  deliver(text: string): void { if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text); }
+  deliver(text: string): void { if (this.ws.readyState === WebSocket.OPEN) sendText(this.ws, text); }
   get bufferedBytes(): number { return this.ws.bufferedAmount; }
   close(code: number, reason: string): void { closeSoon(this.ws, code, reason); }
 }
@@ -116,11 +117,19 @@ function closeSoon(ws: WebSocket, code: number, reason: string, graceMs = CLOSE_
 function acceptableOffers(header: string): boolean {
   try {
     const offers = wsExtension.parse(header)['permessage-deflate'];
-    if (offers !== undefined) new PerMessageDeflate({ ...PER_MESSAGE_DEFLATE }, true, 0).accept(offers);
+    if (offers !== undefined) new PerMessageDeflate({ ...PER_MESSAGE_DEFLATE, isServer: true }).accept(offers);
     return true;
   } catch {
     return false;
   }
+}
+
+/** Messages from this size on are compressed, when the connection has permessage-deflate. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/** Sends a text message, compressed only when large enough to be worth it (and negotiated). */
+function sendText(ws: WebSocket, text: string): void {
+  ws.send(text, { compress: text.length >= COMPRESS_FROM_BYTES });
 }
 
 function refuse(socket: Duplex, status: string): void {
@@ -181,7 +190,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
     });
     const send = (answer: Answer): void => {
       if (answer === null || ws.readyState !== WebSocket.OPEN) return;
-      ws.send(answerText(answer));
+      sendText(ws, answerText(answer));
       if (maxBuffered > 0 && ws.bufferedAmount > maxBuffered) {
         metrics?.streamSubscriberDropped('slow');
         sink.close(CloseCode.tooSlow, `too slow: over ${maxBuffered} bytes unsent; resume from your last id`);

@@ -6,7 +6,7 @@
 // requests, so the shared machine's noise hits all alike; figures are medians over rounds.
 //
 // The follower takes the ten ledgers as one page: its answer budget is raised to 64 MiB (the JSON
-// page is about 34 MB; the default 16 MiB would cut it at five ledgers) and getLedgers' time limit to
+// page is about 30 MB; the default 16 MiB would cut it at five ledgers) and getLedgers' time limit to
 // 60 s. Every answer is checked: ten ledgers, and each coding decoding to the identity answer's bytes.
 import http from 'node:http';
 import { promisify } from 'node:util';

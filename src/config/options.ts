@@ -93,7 +93,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-subscriptions-per-connection', key: 'maxSubscriptionsPerConnection', kind: 'int', positive: true, help: 'subscriptions one WebSocket connection may hold; more are refused with -32000' },
   { flag: 'max-stream-buffer-bytes', key: 'maxStreamBufferBytes', kind: 'int', positive: true, help: 'bytes a streaming connection may leave unread; beyond them it is closed (WebSocket code 4001) and resumes from its last id' },
   { flag: 'websocket-ping-interval', key: 'websocketPingInterval', kind: 'seconds', help: 'time between WebSocket pings; a ping not answered by the next one closes the connection (1008); 0: no pings (e.g. 30s)' },
-  { flag: 'websocket-permessage-deflate', key: 'websocketPermessageDeflate', kind: 'bool', help: 'compress WebSocket messages of 1 KiB and more for clients that offer permessage-deflate (RFC 7692); costs about 50 KiB of memory per connection that receives one, and CPU per connection for each notification' },
+  { flag: 'websocket-permessage-deflate', key: 'websocketPermessageDeflate', kind: 'bool', help: 'compress WebSocket messages of 1 KiB and more for clients that offer permessage-deflate (RFC 7692); costs about 100 KiB of memory per connection that receives one, and CPU per connection for each notification' },
 ];
 
 export const envName = (flag: string): string => flag.toUpperCase().replace(/-/g, '_');

@@ -5,7 +5,8 @@
 //    getLatestLedger (1.5 KB) and their like stay on the server's fast path, paying one comparison.
 //    Under 4 KiB, answers (mostly base64 XDR) shrink by about a third, less than one TCP packet
 //    (1,460 bytes) saved, while each compressed answer costs a coder and a trip to the threadpool;
-//    from 4 KiB on a packet or more is saved, and large pages shrink 5 to 16 times (BENCHMARKS.md);
+//    from 4 KiB on a packet or more is saved, and pages of pubnet ledgers shrink 4.6 to 17 times
+//    (BENCHMARKS.md, "Answer encoding");
 //  - requests whose Accept-Encoding accepts neither coding (none, identity, q=0);
 //  - answers arriving while MAX_CODERS answers are being compressed: they go out uncompressed, as
 //    before, rather than queue for the threadpool or add to the coders' memory.
@@ -38,9 +39,9 @@ const WHOLE_UP_TO_BYTES = 64 * 1024;
  */
 const MAX_CODERS = 16;
 /**
- * gzip level 3: the fastest of zlib's greedy levels; level 6 (zlib's default) makes pubnet ledger
- * pages about 10-20% smaller for 1.5-3 times the CPU. zstd at its default level 3 is both smaller and
- * faster than any gzip level here.
+ * gzip level 3: the last of zlib's fast (greedy) levels; level 6 (zlib's default) makes pubnet ledger
+ * pages about 10-20% smaller for 1.5-3 times the CPU. zstd at its default level 3 makes them smaller
+ * than any gzip level (1.6-1.8x smaller than gzip 3) at about gzip 3's speed.
  */
 const GZIP_LEVEL = 3;
 const ZSTD_LEVEL = 3;

@@ -7,7 +7,8 @@
 // an element whose weight is not a number from 0 to 1 is ignored, as is every coding we do not write
 // (br, deflate, compress); a coding named twice keeps its first weight. Among the acceptable codings
 // the highest weight wins, and on equal weights the server's preference decides: zstd, which the
-// bench finds smaller than gzip, and at least as fast, on these answers (BENCHMARKS.md, "Answer encoding").
+// bench finds smaller than gzip, and at least as fast, on these answers (BENCHMARKS.md, "Answer
+// encoding").
 // `identity` needs no handling: it is never chosen here, and identity;q=0 cannot be honoured when
 // nothing else is acceptable (the answer then goes out as it is, the usual practice).
 

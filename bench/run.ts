@@ -37,6 +37,7 @@ import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench }
 import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } from './snapshot.ts';
 import { DEFAULT_FAST_FORWARD_OPTIONS, QUICK_FAST_FORWARD_OPTIONS, runFastForwardBench } from './fastForward.ts';
 import { DEFAULT_FORK_OPTIONS, QUICK_FORK_OPTIONS, runForkBench } from './fork.ts';
+import { DEFAULT_ANSWER_ENCODING_OPTIONS, QUICK_ANSWER_ENCODING_OPTIONS, runAnswerEncodingBench } from './answerEncoding.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -272,6 +273,12 @@ async function heavyRequestsSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function answerEncodingSection(): Promise<void> {
+  const r = await runAnswerEncodingBench(QUICK ? QUICK_ANSWER_ENCODING_OPTIONS : DEFAULT_ANSWER_ENCODING_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function bootstrapSection(): Promise<void> {
   const r = await runBootstrapBench(CFG.bootstrap, log);
   rows.push(...r.rows);
@@ -334,6 +341,7 @@ await section('protocols', ['Simulation on the protocol-29 and protocol-30 host 
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);
 await section('serving while heavy requests run', ['getLatestLedger p99 while clients send the heaviest requests (standalone)', 'getLatestLedger p99 while clients send the heaviest requests (pubnet follower)'], heavyRequestsSection);
+await section('answer encoding', ['getLedgers of 10 pubnet ledgers, xdrFormat json vs base64', 'getLedgers of 10 pubnet ledgers as base64, gzip / zstd', 'getLedgers of 10 pubnet ledgers as json, gzip / zstd'], answerEncodingSection);
 await section('streaming', ['Events subscription, commit to client, 1,000 subscribers on distinct contract ids', 'The same with 10,000 idle WebSocket connections open', 'Memory per idle WebSocket connection', 'getEvents polling at one request per ledger (baseline)'], streamingSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
 await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);

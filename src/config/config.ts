@@ -94,11 +94,13 @@ export interface Config {
   httpWriteTimeout: number;               // seconds to deliver one answer to the client
   maxConnections: number;                 // open HTTP connections; more are refused with 503
   maxQueuedResponseBytes: number;         // answer bytes written but not yet read by clients, all together
+  httpCompression: boolean;               // zstd / gzip answers of 4 KiB and more to clients asking for them (transport/answerCompression.ts)
   // streaming (WebSocket and SSE subscriptions, src/stream/)
   maxWebsocketConnections: number;        // open WebSocket connections; more Upgrades are refused with 503
   maxSubscriptionsPerConnection: number;  // subscriptions one connection may hold; more: -32000
   maxStreamBufferBytes: number;           // a connection's unsent bytes beyond which it is closed (4001)
   websocketPingInterval: number;          // seconds between pings; a ping unanswered by the next closes (1008)
+  websocketPermessageDeflate: boolean;    // offer permessage-deflate (RFC 7692) to WebSocket clients; costs memory per connection
 }
 
 export const STANDALONE_PASSPHRASE = 'Standalone Network ; February 2017';
@@ -218,9 +220,11 @@ export const defaultConfig: Config = {
   httpWriteTimeout: 30,
   maxConnections: 4096,
   maxQueuedResponseBytes: 128 * 1024 * 1024,
+  httpCompression: true,
   // an idle connection costs about 3.6 KiB (bench: 10,000 idle ones added 35 MiB of RSS)
   maxWebsocketConnections: 20_000,
   maxSubscriptionsPerConnection: 100,
   maxStreamBufferBytes: 4 * 1024 * 1024,
   websocketPingInterval: 30,
+  websocketPermessageDeflate: false,
 };

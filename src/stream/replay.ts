@@ -18,3 +18,14 @@ export async function beforeNextPage(sink: StreamSink, maxBufferedBytes: number,
   await turn();
   while (!stopped() && maxBufferedBytes > 0 && sink.bufferedBytes > maxBufferedBytes / 2) await sleep(DRAIN_POLL_MS);
 }
+
+/**
+ * Resolves when an item of about `bytes` may be sent within a page: at once when it fits in what is
+ * left of `maxBufferedBytes` (or nothing is held: an item over the limit then goes alone), else once
+ * enough was taken, or `stopped()`. A page's items otherwise go out back to back: a compressed
+ * connection (permessage-deflate) holds each whole until the coder gets to it, so a page of large
+ * items (pubnet ledgers of a megabyte and more) would pass the limit before anything is taken.
+ */
+export async function roomFor(sink: StreamSink, bytes: number, maxBufferedBytes: number, stopped: () => boolean): Promise<void> {
+  while (!stopped() && maxBufferedBytes > 0 && sink.bufferedBytes > 0 && sink.bufferedBytes + bytes > maxBufferedBytes) await sleep(DRAIN_POLL_MS);
+}

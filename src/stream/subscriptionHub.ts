@@ -28,7 +28,7 @@ import { LedgersKind } from './kinds/ledgers.ts';
 import { EventsKind } from './kinds/events.ts';
 import { TransactionsKind } from './kinds/transactions.ts';
 import { TransactionKind } from './kinds/transaction.ts';
-import { beforeNextPage } from './replay.ts';
+import { beforeNextPage, roomFor } from './replay.ts';
 
 /** JSON-RPC code of "too many subscriptions" (a server error, as the spec of issue 15 fixes it). */
 export const TOO_MANY_SUBSCRIPTIONS = -32000;
@@ -231,6 +231,8 @@ export class SubscriptionHub {
           if (stopped()) return;
           const page = await kind.replay(sub, target, kind.pageSize);
           for (const item of page.items) {
+            await roomFor(sub.sink, item.text.length, this.maxBuffered, stopped);
+            if (stopped()) return;
             this.send(sub, item, kind.single);
             if (stopped()) return;
           }

@@ -34,6 +34,7 @@ import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
 import { Dispatcher } from '../rpc/jsonrpc.ts';
 import { GlobalGate } from '../rpc/limits.ts';
 import { rpcPostHandler } from './rpcPost.ts';
+import { AnswerCompression } from './answerCompression.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { Method, MethodContext } from '../rpc/methods/types.ts';
 
@@ -148,7 +149,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let closing = false;
   connections.attach(app.server);
 
-  const servePost = rpcPostHandler({ dispatcher, logger, metrics, connections, global, bodyLimit });
+  const compression = new AnswerCompression({ enabled: config.httpCompression, connections, logger });
+  const servePost = rpcPostHandler({ dispatcher, logger, metrics, connections, global, bodyLimit, compression });
 
   function onOtherMethod(request: FastifyRequest, reply: FastifyReply): void {
     cors(request, reply);

@@ -12,6 +12,7 @@ import type { JsonChunks } from '../rpc/rawJson.ts';
 import { type GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from '../rpc/limits.ts';
 import { parseRequestBody } from './requestBody.ts';
 import type { Metrics } from '../rpc/metrics.ts';
+import type { AnswerCompression } from './answerCompression.ts';
 
 /** How long a large answer is written before the event loop gets a turn. */
 const WRITE_SLICE_MS = 1;
@@ -31,6 +32,8 @@ export interface RpcPostOptions {
   global: GlobalGate;
   /** Longest request body, bytes. */
   bodyLimit: number;
+  /** Large answers go out compressed when the client accepts it. */
+  compression: AnswerCompression;
 }
 
 const TOO_LARGE: unique symbol = Symbol('too large');
@@ -114,7 +117,7 @@ function sendText(req: IncomingMessage, res: ServerResponse, status: number, tex
 
 /** The handler of JSON-RPC POSTs. */
 export function rpcPostHandler(options: RpcPostOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { dispatcher, logger, metrics, connections, global, bodyLimit } = options;
+  const { dispatcher, logger, metrics, connections, global, bodyLimit, compression } = options;
 
   function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
     if (answer === null) {
@@ -123,18 +126,20 @@ export function rpcPostHandler(options: RpcPostOptions): (req: IncomingMessage, 
       send(res, 204, headers);
       return;
     }
+    const headers = corsHeaders(req);
+    headers['accept-post'] = ACCEPT_POST;
+    // answers of 4 KiB and more, to clients that accept zstd or gzip (headers gain Vary either way)
+    if (compression.send(req, res, headers, answer)) return;
     if (typeof answer !== 'string') {
       // a small one (getTransaction's) goes out whole, in one write with a Content-Length
       if (answer.bytes > STREAM_FROM_BYTES) {
-        streamAnswer(req, res, answer);
+        streamAnswer(res, headers, answer);
         return;
       }
       answer = answer.text();
     }
     // a small answer fits the socket's buffers at once; a large one is accounted until delivered
     if (answer.length > STREAM_FROM_BYTES) connections.track(res, answer.length);
-    const headers = corsHeaders(req);
-    headers['accept-post'] = ACCEPT_POST;
     headers['content-type'] = JSON_UTF8;
     // A string body goes out in one write with the headers (a Buffer would take a writev).
     send(res, 200, headers, answer);
@@ -144,9 +149,9 @@ export function rpcPostHandler(options: RpcPostOptions): (req: IncomingMessage, 
    * Writes a page's answer piece by piece (chunked transfer encoding), a few milliseconds of writing
    * per turn of the event loop, and waits while the client's socket is backed up.
    */
-  function streamAnswer(req: IncomingMessage, res: ServerResponse, answer: JsonChunks): void {
-    for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value!);
-    res.writeHead(200, { 'accept-post': ACCEPT_POST, 'content-type': 'application/json' });
+  function streamAnswer(res: ServerResponse, headers: OutgoingHttpHeaders, answer: JsonChunks): void {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value!);
+    res.writeHead(200, { 'content-type': 'application/json' });
     connections.track(res, answer.bytes);
     const parts = answer.parts;
     let i = 0;

@@ -16,7 +16,7 @@
 // (a 17 MB ledger) still goes out, and a ledger of 6,000 transactions and 18,000 events reaches a
 // client that keeps up, however many bytes it is. A connection is too slow, and closed (4001; it
 // resumes from its last id), when new items come while it holds more than the limit and its oldest
-// undelivered item has waited over the lag limit: it is falling behind. (Not a count of ledgers: a
+// undelivered item has waited over the lag limit (30 s): it is falling behind. (Not a count of ledgers: a
 // follower catching up commits many at once, and a client that reads at once must not pay for it.)
 //
 // A developer revert (the feed's `reverted`) takes the stored ledgers back: live subscriptions go on
@@ -38,7 +38,7 @@ import { TransactionKind } from './kinds/transaction.ts';
 import { beforeNextPage, whenTaken } from './replay.ts';
 
 /** How long a live item may wait for its connection before that connection counts as lagging. */
-const DEFAULT_MAX_LAG_MS = 10_000;
+const DEFAULT_MAX_LAG_MS = 30_000;
 
 /** JSON-RPC code of "too many subscriptions" (a server error, as the spec of issue 15 fixes it). */
 export const TOO_MANY_SUBSCRIPTIONS = -32000;
@@ -52,7 +52,7 @@ export interface SubscriptionHubOptions {
   maxSubscriptionsPerConnection: number;
   /** A connection's unsent bytes beyond which it is closed with 4001 (0: no limit), once it lags too. */
   maxStreamBufferBytes: number;
-  /** How long a live item may wait for its connection before that connection counts as lagging (default 10 s). */
+  /** How long a live item may wait for its connection before that connection counts as lagging (default 30 s). */
   maxStreamLagMs?: number;
   /** The kinds served (default: all of them); tests may pass their own. */
   kinds?: readonly Kind[];

@@ -368,7 +368,11 @@ export class LedgerChain {
     const seq = this.next++;
     const b = Buffer.from(template.bytes);
     const closeTime = BigInt(GENESIS_CLOSE_TIME + seq * SECONDS_PER_LEDGER);
-    const write64 = (offsets: Int32Array, v: bigint) => { for (const o of offsets) b.writeBigUInt64BE(v, o); };
+    const write64 = (offsets: Int32Array, v: bigint) => {
+      const hi = Number(v >> 32n);
+      const lo = Number(v & 0xffff_ffffn);
+      for (const o of offsets) { b.writeUInt32BE(hi, o); b.writeUInt32BE(lo, o + 4); }
+    };
     const write32 = (offsets: Int32Array, v: number) => { for (const o of offsets) b.writeUInt32BE(v, o); };
     write64(template.seqBefore, (ACCOUNT_LEDGER << 32n) + BigInt(seq - 1));
     write64(template.seqAfter, (ACCOUNT_LEDGER << 32n) + BigInt(seq));

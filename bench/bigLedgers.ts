@@ -27,7 +27,7 @@
 // transfers in the engine is far beyond a bench here (the engine-close section measures its close
 // rate on smaller ledgers); the commit point both paths share (src/ingest/ledgerWriter.ts) is what
 // the follower measured here goes through.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatastoreWriter } from '../src/sources/datastore/datastoreWriter.ts';
@@ -67,6 +67,8 @@ class Readers {
   private loops: Promise<void>[] = [];
   samples: { events: number[]; transaction: number[] } = { events: [], transaction: [] };
   errors: string[] = [];
+  /** Requests that got no answer (connection errors). */
+  failures = 0;
   private readonly url: string;
   private readonly recent: () => Published[];
 
@@ -75,6 +77,7 @@ class Readers {
   start(count: number): void {
     this.running = true;
     this.samples = { events: [], transaction: [] };
+    this.failures = 0;
     this.loops = Array.from({ length: count }, (_, i) => this.loop(i));
   }
 
@@ -93,10 +96,19 @@ class Readers {
         ? { jsonrpc: '2.0', id: n, method: 'getEvents', params: { startLedger: l.sequence, filters: [{ type: 'contract', contractIds: [NATIVE_SAC] }], pagination: { limit: 100 } } }
         : { jsonrpc: '2.0', id: n, method: 'getTransaction', params: { hash: l.hashes[(n * 7919) % l.hashes.length] } };
       const t0 = performance.now();
-      const res = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const answer: any = await res.json();
+      let answer: any;
+      try {
+        const res = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        answer = await res.json();
+      } catch (e) {
+        this.failures++;
+        if (this.errors.length < 5) this.errors.push(`${(e as Error).message}: ${String((e as Error & { cause?: unknown }).cause)}`);
+        await sleep(10);
+        continue;
+      } finally {
+        n += 1;
+      }
       const ms = performance.now() - t0;
-      n += 1;
       // an answer about a ledger the retention window just trimmed is no measurement
       if (answer.error?.message?.includes('out of range') || answer.result?.status === 'NOT_FOUND') continue;
       if (!answer.result || (events && answer.result.events.length === 0)) {
@@ -106,6 +118,15 @@ class Readers {
       (events ? this.samples.events : this.samples.transaction).push(ms);
     }
   }
+}
+
+/**
+ * CPU milliseconds a process has used (all its threads), from /proc: on a shared machine, what a
+ * ledger cost the node whatever share of the cores it got.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s (field 14, 15)
 }
 
 async function latestLedger(node: NodeProcess): Promise<number> {
@@ -136,6 +157,7 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     // made before the node starts: making and compressing them is no part of what is measured
     const ledgers: Published[] = [];
     const decodeMs: number[] = [];
+    let decodeCpuMs = 0;
     const t1 = performance.now();
     let compressed = 0;
     for (let i = 0; i < opts.warmup + opts.alone + opts.ledgers; i++) {
@@ -143,9 +165,15 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
       staged.write({ sequence: l.sequence, bytes: l.bytes });
       compressed += statSync(join(staging, staged.keyOf(l.sequence))).size;
       ledgers.push({ sequence: l.sequence, lastTx: l.txHashes.at(-1)!, hashes: l.txHashes });
-      if (i < 3) decodeMs.push(...loadNative().benchDecodeLedgerCloseMeta(l.bytes, 3));
+      if (i < 3) {
+        const cpu = process.cpuUsage();
+        decodeMs.push(...loadNative().benchDecodeLedgerCloseMeta(l.bytes, 3));
+        const used = process.cpuUsage(cpu);
+        decodeCpuMs += (used.user + used.system) / 1000;
+      }
     }
     const decode = median(decodeMs);
+    const decodeCpu = decodeCpuMs / decodeMs.length;
     log(`  ${ledgers.length} ledgers made and compressed (${fmt(compressed / ledgers.length / 1e6, 2)} MB a file) in ${fmt((performance.now() - t1) / 1000, 1)} s; Rust decode ${fmt(decode, 1)} ms a ledger (median of ${decodeMs.length})`);
 
     const admin = await freePort();
@@ -176,8 +204,11 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
 
     for (const l of ledgers.slice(0, opts.warmup)) await ingestOne(l);
     const aloneMs: number[] = [];
+    const pid = node.child.pid!;
+    const aloneCpu0 = cpuMs(pid);
     for (const l of ledgers.slice(opts.warmup, opts.warmup + opts.alone)) aloneMs.push(await ingestOne(l));
-    log(`  with no reader: p50 ${fmt(percentile(aloneMs, 50), 0)} ms, p99 ${fmt(percentile(aloneMs, 99), 0)} ms (${aloneMs.length} ledgers)`);
+    const aloneCpuPerLedger = (cpuMs(pid) - aloneCpu0) / Math.max(1, aloneMs.length);
+    log(`  with no reader: p50 ${fmt(percentile(aloneMs, 50), 0)} ms, p99 ${fmt(percentile(aloneMs, 99), 0)} ms (${aloneMs.length} ledgers); node CPU ${fmt(aloneCpuPerLedger, 0)} ms a ledger, Rust decode CPU ${fmt(decodeCpu, 0)} ms`);
     let ingested = opts.warmup + opts.alone;
     const recent = (): Published[] => ledgers.slice(Math.max(0, ingested - Math.min(10, opts.retention - 5)), ingested);
     const readers = new Readers(node.url, recent);
@@ -185,7 +216,9 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     readers.start(opts.readers);
     await sleep(opts.idleSeconds * 1000);
     await readers.stop();
+    if (node.child.exitCode !== null) throw new Error(`the node exited while idle readers read:\n${node.output().slice(-3000)}`);
     const idle = readers.samples;
+    const idleFailures = readers.failures;
 
     readers.start(opts.readers);
     const latencies: number[] = [];
@@ -198,11 +231,12 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     const loadSeconds = (performance.now() - t2) / 1000;
     await readers.stop();
     const load = readers.samples;
+    if (node.child.exitCode !== null) throw new Error(`the node exited during the load:\n${node.output().slice(-3000)}`);
     const metrics = await (await fetch(`http://127.0.0.1:${admin}/metrics`)).text();
     const nodeP50 = metricQuantile(metrics, 'lumen_rpc_ingest_ledger_ingestion_duration_seconds', 'type="total"', '0.5');
     const nodeP99 = metricQuantile(metrics, 'lumen_rpc_ingest_ledger_ingestion_duration_seconds', 'type="total"', '0.99');
     const dbMiB = statSync(node.dbPath).size / 2 ** 20;
-    if (readers.errors.length) log(`  reader errors: ${readers.errors.join(' | ')}`);
+    if (readers.errors.length) log(`  reader errors (${idleFailures} idle, ${readers.failures} under load without an answer): ${readers.errors.join(' | ')}`);
 
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
@@ -239,9 +273,11 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
       `${opts.ledgers} consecutive synthetic ledgers of ${fmt(opts.transactions, 0)} SAC transfers each (${fmt(template.bytes.length / 1e6, 1)} MB of LedgerCloseMetaV2 / TransactionMetaV4, ${fmt(template.contractEvents, 0)} contract events, ${fmt(compressed / ledgers.length / 1e6, 2)} MB zstd files; test/support/sacLedgers.ts), after ${opts.warmup} warm-up ledgers, published one at a time into a SEP-54 datastore followed by a node (poll 20 ms, retention window ${opts.retention} ledgers, so each commit also trims a ledger as at the tip). Latency: the file renamed into the datastore → the first getLatestLedger (polled every ${POLL_MS} ms) returning it; its last transaction is then checked with getTransaction. The next ledger is published once the previous one is served.`, '',
       `- With no reader (${aloneMs.length} ledgers before the readers start), ms: p50 ${fmt(percentile(aloneMs, 50), 0)}, p99 ${fmt(percentile(aloneMs, 99), 0)}, max ${fmt(Math.max(...aloneMs), 0)}`,
       `- While the ${opts.readers} readers read, ms: p50 ${fmt(p50, 0)}, p90 ${fmt(percentile(latencies, 90), 0)}, p99 ${fmt(p99, 0)}, max ${fmt(Math.max(...latencies), 0)}; ${fmt(opts.ledgers / loadSeconds, 2)} ledgers/s (${fmt(opts.ledgers * opts.transactions / loadSeconds, 0)} transactions/s) over ${fmt(loadSeconds, 0)} s`,
+      `- CPU time (all threads of the node process, /proc) per ledger with no reader: ${fmt(aloneCpuPerLedger, 0)} ms, ${(aloneCpuPerLedger / decodeCpu).toFixed(1)}x the Rust decode's CPU time (${fmt(decodeCpu, 0)} ms): on this shared machine the wall-clock figures depend on the share of the 2 cores the node got, this does not`,
       `- The node's own ledger_ingestion_duration_seconds{type="total"} (conversion wait, checks, commit): p50 ${fmt((nodeP50 ?? NaN) * 1000, 0)} ms, p99 ${fmt((nodeP99 ?? NaN) * 1000, 0)} ms`,
       `- Rust decode of the same ledger (stellar-xdr crate, benchDecodeLedgerCloseMeta, this process, before the node started): ${fmt(decode, 1)} ms median (${decodeMs.map((x) => fmt(x, 0)).join(', ')}); p50 ratio ${(p50 / decode).toFixed(1)}x, p99 ratio ${p99Ratio.toFixed(1)}x`,
       `- Readers (${opts.readers} clients, getEvents of the SAC's events 100 a page / getTransaction of random recent hashes): idle ${opts.idleSeconds} s then during the ingestion. getEvents p50/p99 idle ${fmt(percentile(idle.events, 50), 1)}/${fmt(percentile(idle.events, 99), 1)} ms, loaded ${fmt(percentile(load.events, 50), 1)}/${fmt(percentile(load.events, 99), 1)} ms; getTransaction idle ${fmt(percentile(idle.transaction, 50), 1)}/${fmt(percentile(idle.transaction, 99), 1)} ms, loaded ${fmt(percentile(load.transaction, 50), 1)}/${fmt(percentile(load.transaction, 99), 1)} ms`,
+      `- Reader requests that got no answer (connection errors): ${idleFailures} idle, ${readers.failures} under load`,
       `- Database at the end: ${fmt(dbMiB, 0)} MiB for ${opts.retention} retained ledgers`,
       '- Standalone load (the standalone network closing such ledgers) is not measured: executing 1.8 million SAC transfers in the engine is beyond a bench here; the commit point it shares with the follower (src/ingest/ledgerWriter.ts) is what this measures.', ''];
     return { rows, details };

@@ -52,7 +52,7 @@ export interface SubscriptionHubOptions {
   maxSubscriptionsPerConnection: number;
   /** A connection's unsent bytes beyond which it is closed with 4001 (0: no limit), once it lags too. */
   maxStreamBufferBytes: number;
-  /** How long a live item may wait for its connection before that connection counts as lagging (default 30 s). */
+  /** How long a live item may wait for its connection before that connection counts as lagging (--max-stream-lag; default 30 s). */
   maxStreamLagMs?: number;
   /** The kinds served (default: all of them); tests may pass their own. */
   kinds?: readonly Kind[];

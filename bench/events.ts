@@ -280,7 +280,7 @@ export async function runEventsBench(opts: EventsBenchOptions): Promise<EventsBe
       invoke: () => { throw new Error('no simulations'); },
       footprint: () => { throw new Error('no simulations'); },
     },
-    heavy: new HeavyWork({ concurrency: 2, jsonWorkers: 1 }),
+    heavy: new HeavyWork({ concurrency: 2, jsonThreads: 1 }),
   };
   try {
     // --- build: one ledger per ingest transaction, retention = the whole week

@@ -128,7 +128,7 @@ export async function runHeavyRequestsBench(opts: HeavyOptions, log: (m: string)
     };
   });
   const details = ['### Serving while heavy requests run', '',
-    `${opts.clients} client processes (nice 10) send, back to back, getLedgers (JSON and base64) and getTransactions at 200, getEvents at 10,000 as JSON, a batch of 60 JSON getLedgers, and batches of 1,000 getEvents / getTransactions, reading every answer; default limits (16 MiB answers, 2 heavy answers built at once, JSON rendered on a worker thread). Meanwhile getLatestLedger goes out every 10 ms on one keep-alive connection; the same probe runs on the idle node before, in each round of ${opts.seconds} s. Figures are medians over rounds.`, ''];
+    `${opts.clients} client processes (nice 10) send, back to back, getLedgers (JSON and base64) and getTransactions at 200, getEvents at 10,000 as JSON, a batch of 60 JSON getLedgers, and batches of 1,000 getEvents / getTransactions, reading every answer; default limits (16 MiB answers, 2 heavy answers built at once, JSON rendered on the addon's threads). Meanwhile getLatestLedger goes out every 10 ms on one keep-alive connection; the same probe runs on the idle node before, in each round of ${opts.seconds} s. Figures are medians over rounds.`, ''];
   for (const { s, rounds: rs } of results) details.push(`${s.what} (ledgers ${s.first}..${s.last}; getLatestLedger answer ${fmt(rs[0].probeKB, 0)} KB):`, '', ...table(rs));
   return { rows, details };
 }

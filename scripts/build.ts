@@ -12,8 +12,7 @@ if (stale) {
   process.exit(1);
 }
 await build({
-  // the server, and the module of its XDR-to-JSON worker threads (src/rpc/xdrJsonWorkers.ts)
-  entryPoints: { 'lumen-rpc': 'src/cli/program.ts', xdrJsonWorker: 'src/rpc/xdrJsonWorker.ts' },
+  entryPoints: { 'lumen-rpc': 'src/cli/program.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -27,4 +26,4 @@ await build({
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins
   banner: { js: "import { createRequire as __lumenCreateRequire } from 'node:module'; const require = __lumenCreateRequire(import.meta.url);" },
 });
-if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.mjs and dist/xdrJsonWorker.mjs in ${Math.round(performance.now() - started)} ms`);
+if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.mjs in ${Math.round(performance.now() - started)} ms`);

@@ -104,13 +104,14 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, access, snapshot, forkGenesis);
   if (rootPending && side.submitter instanceof StandaloneNetwork) await closeArchiveForkEdits(side.submitter, store, config);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
-  const node: NodeInfo = { ...buildInfo(), friendbotUrl: undefined };
+  // assigned, not spread: spreading would read the commit hash (a run of git) now
+  const node: NodeInfo = Object.assign(buildInfo(), { friendbotUrl: undefined as string | undefined });
   getMetrics().registerPreflightPool(() => ({ ...simulator.load, queueFullErrors: simulator.queueFullErrors }));
   // the addon is asked for at the first relief, not at start
   const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
   const connections = ConnectionGuard.fromConfig(config);
   const heavy = new HeavyWork({
-    concurrency: config.heavyRequestConcurrency, jsonWorkers: config.xdrJsonWorkerCount, relief,
+    concurrency: config.heavyRequestConcurrency, jsonThreads: config.xdrJsonWorkerCount, relief,
     roomForAnswers: () => connections.admits(),
   });
   getMetrics().registerServingLoad(() => ({

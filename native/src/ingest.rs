@@ -25,7 +25,7 @@ use stellar_xdr::{
 
 /// Nesting allowed while decoding: what the Soroban host allows for XDR (contract values nest at
 /// most ~100 deep), and small enough that garbage input cannot exhaust the stack.
-const MAX_XDR_DEPTH: u32 = 500;
+pub const MAX_XDR_DEPTH: u32 = 500;
 
 /// Marks an absent span (a transaction without inner hash, a deleted entry).
 pub const NONE: u32 = u32::MAX;
@@ -38,8 +38,13 @@ const TX_SUCCESSFUL: u32 = 1;
 const TX_FEE_BUMP: u32 = 2;
 
 /// u32 words per entry write in `LedgerRows::entryWrites`: key offset and length, entry offset
-/// (NONE when deleted) and length, lastModified.
-pub const ENTRY_WORDS: usize = 5;
+/// (NONE when deleted) and length, lastModified; then the version the ledger replaced (the entry
+/// history keeps it): its offset and length and lastModified, or offset NONE with length
+/// BEFORE_ABSENT (the ledger created the key) or BEFORE_UNKNOWN (the meta does not say: the store
+/// reads it).
+pub const ENTRY_WORDS: usize = 8;
+pub const BEFORE_ABSENT: u32 = 0;
+pub const BEFORE_UNKNOWN: u32 = 1;
 
 /// What ledgerToRows returns: the rows of src/store/types.ts's IngestBatch, packed.
 #[napi(object)]
@@ -415,30 +420,50 @@ fn is_persistent_contract_key(key: &LedgerKey) -> bool {
 #[derive(Default)]
 struct EntryWrites<'a> {
     by_key: HashMap<Vec<u8>, Option<&'a LedgerEntry>>,
+    /// Per key, what the meta says it was before the ledger, from the key's first change in
+    /// application order: a STATE change gives the version, a CREATED change says it did not
+    /// exist. Anything else (an UPDATED or REMOVED without STATE, a RESTORED entry, an eviction)
+    /// leaves it to the store, which reads its current row.
+    before: HashMap<Vec<u8>, Before<'a>>,
+}
+
+#[derive(Clone, Copy)]
+enum Before<'a> {
+    Was(&'a LedgerEntry),
+    Absent,
+    Unknown,
 }
 
 impl<'a> EntryWrites<'a> {
     fn apply_all(&mut self, changes: &'a [LedgerEntryChange]) -> Res<()> {
         for change in changes {
             match change {
-                LedgerEntryChange::Created(e) | LedgerEntryChange::Updated(e) | LedgerEntryChange::Restored(e) => {
-                    self.put(e)?
+                LedgerEntryChange::Created(e) => {
+                    let key = entry_key(e)?;
+                    self.before.entry(key.clone()).or_insert(Before::Absent);
+                    self.by_key.insert(key, Some(e));
                 }
+                LedgerEntryChange::Updated(e) | LedgerEntryChange::Restored(e) => self.put(e)?,
                 LedgerEntryChange::Removed(key) => self.remove(key)?,
-                LedgerEntryChange::State(_) => {} // the state before a change: not a write
+                // the state before a change: not a write, but what the ledger replaces
+                LedgerEntryChange::State(e) => {
+                    self.before.entry(entry_key(e)?).or_insert(Before::Was(e));
+                }
             }
         }
         Ok(())
     }
 
     fn put(&mut self, entry: &'a LedgerEntry) -> Res<()> {
-        let key = entry.to_key().to_xdr(Limits::none()).map_err(|e| xdr_error("encoding a key", e))?;
+        let key = entry_key(entry)?;
+        self.before.entry(key.clone()).or_insert(Before::Unknown);
         self.by_key.insert(key, Some(entry));
         Ok(())
     }
 
     fn remove(&mut self, key: &LedgerKey) -> Res<()> {
         let key = key.to_xdr(Limits::none()).map_err(|e| xdr_error("encoding a key", e))?;
+        self.before.entry(key.clone()).or_insert(Before::Unknown);
         self.by_key.insert(key, None);
         Ok(())
     }
@@ -446,15 +471,24 @@ impl<'a> EntryWrites<'a> {
     fn write_rows(&self, ledger_seq: u32, blob: &mut Blob, out: &mut Vec<u32>) -> Res<()> {
         out.reserve(self.by_key.len() * ENTRY_WORDS);
         for (key, entry) in &self.by_key {
-            let key = blob.append(key)?;
+            let key_span = blob.append(key)?;
             let (entry, last_modified) = match entry {
                 Some(e) => (blob.append_xdr(*e)?, e.last_modified_ledger_seq),
                 None => (Span { offset: NONE, len: 0 }, ledger_seq),
             };
-            out.extend([key.offset, key.len, entry.offset, entry.len, last_modified]);
+            let (before, before_modified) = match self.before.get(key).copied().unwrap_or(Before::Unknown) {
+                Before::Was(e) => (blob.append_xdr(e)?, e.last_modified_ledger_seq),
+                Before::Absent => (Span { offset: NONE, len: BEFORE_ABSENT }, 0),
+                Before::Unknown => (Span { offset: NONE, len: BEFORE_UNKNOWN }, 0),
+            };
+            out.extend([key_span.offset, key_span.len, entry.offset, entry.len, last_modified, before.offset, before.len, before_modified]);
         }
         Ok(())
     }
+}
+
+fn entry_key(entry: &LedgerEntry) -> Res<Vec<u8>> {
+    entry.to_key().to_xdr(Limits::none()).map_err(|e| xdr_error("encoding a key", e))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ mod protocols;
 mod runner;
 mod simulate;
 mod store;
+mod xdr_json;
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
@@ -473,6 +474,44 @@ pub fn bench_decode_ledger_close_meta(lcm: Buffer, iterations: u32) -> Result<Ve
     runner::run_on_host_thread("bench decode", move || ingest::time_decodes(&lcm, iterations))
         .and_then(|r| r)
         .map_err(Error::from_reason)
+}
+
+// ---------------------------------------------------------------------------------------------
+// XDR as JSON (xdrFormat "json")
+
+/// Each value's JSON text as UTF-8 (`types[i]` names the XDR type of `values[i]`), rendered by the
+/// stellar-xdr crate's serde support on a host thread (deep values need its stack); the promise
+/// settles from there. Rejects, naming the value, when one does not decode or renders too large.
+#[napi(ts_return_type = "Promise<Buffer[]>")]
+pub fn xdr_to_json<'env>(env: &'env Env, types: Vec<String>, values: Vec<Uint8Array>) -> Result<Object<'env>> {
+    if types.len() != values.len() {
+        return Err(Error::new(Status::InvalidArg, format!("{} types for {} values", types.len(), values.len())));
+    }
+    let items: Vec<(String, Vec<u8>)> = types.into_iter().zip(values.iter().map(|v| v.to_vec())).collect();
+    let (deferred, promise) = env.create_deferred::<Vec<Buffer>, _>()?;
+    let deferred_for_failure = deferred.clone();
+    runner::spawn_on_host_thread("XDR to JSON", move || xdr_json::render_all(&items), move |outcome| {
+        match outcome.and_then(|r| r) {
+            Ok(rendered) => {
+                let buffers: Vec<Buffer> = rendered.into_iter().map(Buffer::from).collect();
+                deferred.resolve(move |_| Ok(buffers));
+            }
+            Err(e) => deferred.reject(Error::from_reason(e)),
+        }
+    })
+    .map_err(|e| {
+        deferred_for_failure.reject(Error::from_reason(e.clone()));
+        Error::from_reason(e)
+    })?;
+    Ok(promise)
+}
+
+/// One small value's JSON text, rendered on the calling thread (no thread hand-off): for values
+/// whose nesting the caller bounds (an event's topic, a ledger entry).
+#[napi]
+pub fn xdr_to_json_sync(type_name: String, value: Uint8Array) -> Result<String> {
+    let out = xdr_json::render(&type_name, &value, xdr_json::MAX_JSON_BYTES).map_err(Error::from_reason)?;
+    String::from_utf8(out).map_err(|e| Error::from_reason(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -212,6 +212,14 @@ export interface NativeAddon {
    * LedgerHeaderHistoryEntry XDR. Absent from an addon built before it.
    */
   advanceEmptyLedgers?(chain: Uint8Array, firstSeq: number, count: number, firstCloseTime: number, closeTimeStep: number, withHeaders?: boolean): Buffer;
+  /**
+   * Each value's JSON (`types[i]` names the XDR type of `values[i]`) as UTF-8, rendered by the
+   * stellar-xdr crate on a host thread (native/src/xdr_json.rs); rejects naming a value that does
+   * not decode or renders too large.
+   */
+  xdrToJson(types: string[], values: Uint8Array[]): Promise<Buffer[]>;
+  /** One small value's JSON, rendered by the crate on the calling thread; throws like xdrToJson. */
+  xdrToJsonSync(type: string, value: Uint8Array): string;
   /** Panics on a host thread; resolves to the caught text ("panic during self-test: <message>"). */
   selfTestPanic(message: string): Promise<string>;
 }

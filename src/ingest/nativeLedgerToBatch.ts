@@ -3,14 +3,16 @@
 // crossing Node-API costs a call: one buffer with all byte fields, and u32 words saying where each
 // row's fields are in it. Byte fields become views into that buffer (no copies).
 import { loadNative, type NativeLedgerRows } from '../host/native.ts';
-import type { FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
+import type { EntryWrite, FeeSample, IngestBatch, TransactionRow } from '../store/types.ts';
 import type { TransactionEvents } from '../events/types.ts';
 import { ledgerEventRows } from '../events/eventRows.ts';
 
 /** Marks an absent field (no inner hash, a deleted entry). */
 const NONE = 0xffffffff;
 const TX_WORDS = 9;
-const ENTRY_WORDS = 5;
+const ENTRY_WORDS = 8;
+/** With an offset of NONE, the length word of a write's replaced version: the key did not exist. */
+const BEFORE_ABSENT = 0;
 const TX_SUCCESSFUL = 1;
 const TX_FEE_BUMP = 2;
 const HASH_BYTES = 32;
@@ -103,11 +105,14 @@ function entryWrites(rows: NativeLedgerRows, view: View): IngestBatch['entryWrit
   const words = rows.entryWrites;
   const out: IngestBatch['entryWrites'] = [];
   for (let w = 0; w < words.length; w += ENTRY_WORDS) {
-    out.push({
+    const write: EntryWrite = {
       key: view(words[w], words[w + 1]),
       entry: words[w + 2] === NONE ? null : view(words[w + 2], words[w + 3]),
       lastModified: words[w + 4],
-    });
+    };
+    if (words[w + 5] !== NONE) write.before = { entry: view(words[w + 5], words[w + 6]), lastModified: words[w + 7] };
+    else if (words[w + 6] === BEFORE_ABSENT) write.before = null;
+    out.push(write);
   }
   return out;
 }

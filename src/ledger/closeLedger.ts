@@ -1,7 +1,7 @@
 // Closes one ledger of the standalone network: charges every fee first, applies the transactions in
 // order, and produces the LedgerCloseMeta (V2, TransactionMeta V4) a real network would publish.
 import { xdr } from '../xdr/xdr.ts';
-import { accountKey, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
+import { accountKey, encodeXdr, sha256, type LedgerEntryChange, type LedgerHeader } from '../xdr/codec.ts';
 import { LedgerTxn, type EntrySource } from './ledgerTxn.ts';
 import { chargedFee, feeAtBaseFee, type TransactionFrame } from './transactionFrame.ts';
 import { checkTransaction, type Invalid } from './validation.ts';
@@ -77,6 +77,9 @@ export interface UpgradableHeader { ledgerVersion: number; baseFee: number; base
  * is written to `state` (the changes are in the returned meta), so readers of `state` keep seeing
  * the previous ledger until the caller stores this one.
  */
+/** The seed a transaction without a Soroban host gets (it reads none). */
+const UNUSED_PRNG_SEED = new Uint8Array(32);
+
 export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame[], state: EntrySource,
   opts: CloseOptions): Generator<void, ClosedLedger, void> {
   const ledgerSeq = prev.header.ledgerSeq + 1;
@@ -100,7 +103,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
       ],
     },
   };
-  const txSetXdr = xdr.GeneralizedTransactionSet.schema.encode(txSet);
+  const txSetXdr = encodeXdr(xdr.GeneralizedTransactionSet.schema, txSet);
   const txSetHash = sha256(txSetXdr);
 
   let feePool = prev.header.feePool;
@@ -127,7 +130,8 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = [];
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
-    const prngSeed = sha256(txSetHash, u64(BigInt(i)));
+    // only a Soroban transaction's host reads its seed: classic ones skip the hash
+    const prngSeed = frame.isSoroban && opts.soroban ? sha256(txSetHash, u64(BigInt(i))) : UNUSED_PRNG_SEED;
     const { result, meta, soroban } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
     sorobanFees.push(soroban);
     txProcessing.push({
@@ -173,7 +177,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   const evictedKeys = evictions(root, opts.evictionCandidates ?? []);
 
   const resultSet: xdr.TransactionResultSetWire = { results: txProcessing.map((p) => p.result) };
-  const txSetResultHash = sha256(xdr.TransactionResultSet.schema.encode(resultSet));
+  const txSetResultHash = sha256(encodeXdr(xdr.TransactionResultSet.schema, resultSet));
   const scpValue = signedStellarValue(opts.networkId, txSetHash, opts.closeTime, opts.closeTimeMs);
   scpValue.upgrades = upgradesProcessing.map((u) => xdr.LedgerUpgrade.schema.encode(u.upgrade));
   const header = nextHeader(prev, {
@@ -412,8 +416,11 @@ function removeOneTimeSigners(frame: TransactionFrame, ltx: LedgerTxn): void {
   const sources = new Map([frame.sourceId, ...frame.tx.operations.flatMap((op) => op.sourceAccount ? [muxedToAccountId(op.sourceAccount)] : [])]
     .map((id) => [toHex(id.ed25519), id]));
   for (const id of sources.values()) {
-    const entry = ltx.load(accountKey(id));
-    if (!entry || entry.data.type !== 0) continue;
+    // most accounts have no pre-authorized signer: read before copying
+    const current = ltx.read(accountKey(id));
+    if (!current || current.data.type !== 0 || !current.data.account.signers.some((s) => s.key.type === 1)) continue;
+    const entry = ltx.load(accountKey(id))!;
+    if (entry.data.type !== 0) continue;
     const signers = entry.data.account.signers;
     let removed = false;
     for (let i = signers.length - 1; i >= 0; i--) {

@@ -227,6 +227,9 @@ export class LedgerTxn {
     return e === undefined ? undefined : cloneWire(e);
   }
 
+  /** The current entry for a key, shared with the state: to read only (load gives a copy to edit). */
+  read(key: LedgerKey): Readonly<LedgerEntry> | undefined { return this.peek(keyId(key), key); }
+
   exists(key: LedgerKey): boolean { return this.peek(keyId(key), key) !== undefined; }
 
   /** Whether this transaction (with what its children committed) wrote or erased `key`. */

@@ -26,11 +26,18 @@ export interface SignatureToCheck { publicKey: Uint8Array; message: Uint8Array; 
 export class SignatureVerifierPool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, (r: boolean[]) => void>();
+  private readonly size: number;
   private nextId = 1;
   private next = 0;
+  private closed = false;
 
+  /** `size` workers, started at the first verification: a thread's start is CPU a node's start can use. */
   constructor(size = Math.max(1, availableParallelism() - 1)) {
-    for (let i = 0; i < size; i++) {
+    this.size = size;
+  }
+
+  private start(): void {
+    for (let i = 0; i < this.size; i++) {
       const w = new Worker(WORKER_SOURCE, { eval: true });
       w.on('message', ({ id, results }: { id: number; results: boolean[] }) => {
         this.pending.get(id)?.(results);
@@ -43,6 +50,8 @@ export class SignatureVerifierPool {
 
   verify(items: SignatureToCheck[]): Promise<boolean[]> {
     if (items.length === 0) return Promise.resolve([]);
+    if (this.closed) return Promise.resolve([]); // as close() answers the pending ones
+    if (this.workers.length === 0) this.start();
     const id = this.nextId++;
     const worker = this.workers[this.next++ % this.workers.length];
     return new Promise((resolve) => {
@@ -52,6 +61,7 @@ export class SignatureVerifierPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
     for (const resolve of this.pending.values()) resolve([]);
   }

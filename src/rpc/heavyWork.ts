@@ -1,15 +1,15 @@
 // What the methods that build large answers share: a cap on how many build at once (each may hold
-// up to an answer budget of memory and keeps a core busy), and the workers that render XDR as JSON.
+// up to an answer budget of memory and keeps a core busy), and the rendering of large XDR as JSON.
 import { ErrorCode, RpcError } from './errors.ts';
 import type { MemoryRelief } from '../work/memoryRelief.ts';
 import { Semaphore } from '../work/semaphore.ts';
-import { XdrJsonWorkers, type XdrJsonItem } from './xdrJsonWorkers.ts';
+import { XdrJsonRenderer, type XdrJsonItem } from './xdrJson.ts';
 
 export interface HeavyWorkOptions {
   /** Heavy answers built at once; the others wait for a slot within their time limit. */
   concurrency: number;
-  /** Threads rendering XDR as JSON. */
-  jsonWorkers: number;
+  /** Threads rendering XDR as JSON at once. */
+  jsonThreads: number;
   /** Gives memory back once heavy work has been quiet for a moment. */
   relief?: MemoryRelief;
   /**
@@ -25,12 +25,12 @@ export const answersBacklogError = (): RpcError => new RpcError(ErrorCode.system
 
 export class HeavyWork {
   readonly gate: Semaphore;
-  private readonly workers: XdrJsonWorkers;
+  private readonly json: XdrJsonRenderer;
   private readonly relief: MemoryRelief | undefined;
   private readonly roomForAnswers: () => boolean;
   constructor(options: HeavyWorkOptions) {
     this.gate = new Semaphore(options.concurrency);
-    this.workers = new XdrJsonWorkers(options.jsonWorkers);
+    this.json = new XdrJsonRenderer(options.jsonThreads);
     this.relief = options.relief;
     this.roomForAnswers = options.roomForAnswers ?? (() => true);
   }
@@ -56,10 +56,11 @@ export class HeavyWork {
   }
 
   /** Each item's JSON as UTF-8, rendered off the event loop. */
-  renderJson(items: readonly XdrJsonItem[]): Promise<Uint8Array[]> { return this.workers.render(items); }
+  renderJson(items: readonly XdrJsonItem[]): Promise<Uint8Array[]> { return this.json.render(items); }
 
   close(): Promise<void> {
     this.relief?.stop();
-    return this.workers.close();
+    this.json.close();
+    return Promise.resolve();
   }
 }

@@ -26,7 +26,8 @@
 // Batches: elements run concurrently, answers keep request order and leave out notifications; an
 // empty batch or one with only notifications has no answer (HTTP 204); ids may repeat (each element
 // gets its own answer). A batch longer than `maxBatchSize` gets one -32600 error object.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { lazyValidator, paramsAjv } from './paramsSchemas.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ErrorCode, RpcError, type RpcErrorData } from './errors.ts';
@@ -75,7 +76,8 @@ export interface RequestScope {
 
 interface Entry {
   method: Method;
-  validate: ValidateFunction;
+  /** Its params validator, compiled at the method's first call (paramsSchemas.ts). */
+  validator: () => ValidateFunction;
   gate: MethodGate;
   /** A strictParams method's param names (its schema's properties), read once at registration. */
   knownParams?: readonly string[];
@@ -212,19 +214,26 @@ export class Dispatcher {
     // Unknown keywords/formats in a schema are not fatal; no coercion, no defaults: params reach
     // the handler as sent, minus null members. Unknown params are ignored as Go's decoder does:
     // never rejected; where a schema says `additionalProperties: false` they are removed.
-    const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false, removeAdditional: true });
+    const ajv = paramsAjv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false, removeAdditional: true });
     for (const method of options.methods) {
       if (this.entries.has(method.name)) throw new Error(`duplicate JSON-RPC method ${method.name}`);
-      let validate: ValidateFunction;
-      try {
-        validate = ajv.compile(method.paramsSchema);
-      } catch (e) {
-        throw new Error(`invalid params schema for ${method.name}: ${(e as Error).message}`);
-      }
       const gate = MethodGate.fromConfig(method.name, limits);
       const knownParams = method.strictParams ? Object.keys((method.paramsSchema as { properties?: object }).properties ?? {}) : undefined;
-      this.entries.set(method.name, { method, validate, gate, knownParams });
+      this.entries.set(method.name, { method, validator: lazyValidator(ajv, method.paramsSchema), gate, knownParams });
       this.metrics?.registerMethod(method.name, () => gate.inflight);
+    }
+  }
+
+  /** Compiles every method's params schema now; throws naming the first method whose schema is bad (tests). */
+  compileSchemas(): void {
+    for (const entry of this.entries.values()) this.validatorOf(entry);
+  }
+
+  private validatorOf(entry: Entry): ValidateFunction {
+    try {
+      return entry.validator();
+    } catch (e) {
+      throw new Error(`invalid params schema for ${entry.method.name}: ${(e as Error).message}`);
     }
   }
 
@@ -371,11 +380,18 @@ export class Dispatcher {
     } else {
       params = stripNulls(rawParams) as Record<string, unknown>;
     }
+    let validate: ValidateFunction;
+    try {
+      validate = this.validatorOf(entry);
+    } catch (e) { // a bad schema in the code: -32603 naming it, and logged
+      gate.exit();
+      return this.finish(entry, idText, reqNo, start, undefined, e, budget);
+    }
     const unknown = entry.knownParams ? unknownParams(entry.method.name, entry.knownParams, params) : undefined;
-    if (unknown || !entry.validate(params)) {
+    if (unknown || !validate(params)) {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, undefined,
-        paramsError(entry.method, unknown ?? describeSchemaError(entry.validate.errors)), budget);
+        paramsError(entry.method, unknown ?? describeSchemaError(validate.errors)), budget);
     }
 
     const call = new CallScope(budget, scope.stream);

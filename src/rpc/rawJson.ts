@@ -1,4 +1,4 @@
-// JSON that is already rendered (a cached answer, or XDR rendered as JSON on a worker thread), and
+// JSON that is already rendered (a cached answer, or XDR rendered as JSON off the event loop), and
 // the ways answers carry it: spliced into the answer's text, or kept as the pieces of a large answer
 // that the transport writes one by one.
 
@@ -8,7 +8,7 @@ export class RawJson {
   constructor(json: string) { this.json = json; }
 }
 
-/** JSON already encoded as UTF-8 (by a worker thread), spliced into an answer as it is. */
+/** JSON already encoded as UTF-8 (XDR rendered by the addon), spliced into an answer as it is. */
 export class EncodedJson {
   readonly bytes: Uint8Array;
   constructor(bytes: Uint8Array) { this.bytes = bytes; }

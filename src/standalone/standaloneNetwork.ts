@@ -10,14 +10,13 @@ import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { SubmitterError, type SubmitResult, type TransactionSubmitter } from '../submit/transactionSubmitter.ts';
 import { bytesEqual, decodeLedgerEntry, encodeLedgerKey, networkIdOf, type TransactionEnvelope } from '../xdr/codec.ts';
 import { SignatureVerifierPool } from '../ledger/signatureWorkers.ts';
-import { ledgerToBatch } from '../ingest/ledgerToBatch.ts';
 import { EntryType, ledgerKeyType } from '../xdr/ledgerKeys.ts';
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
 import { frameOf, type TransactionFrame } from '../ledger/transactionFrame.ts';
 import { TransactionQueue, type QueueContents } from '../ledger/transactionQueue.ts';
 import { admitTransaction, nextLedgerContext, verifySignaturesOffThread } from '../ledger/admission.ts';
 import { encodeCloseMetaSteps } from '../ledger/encodeCloseMeta.ts';
-import { nativeLedgerToBatch } from '../ingest/nativeLedgerToBatch.ts';
+import { closedLedgerBatch } from './closedLedgerBatch.ts';
 import { closeLedgerSteps, type ClosedLedger, type LedgerUpgradeStep } from '../ledger/closeLedger.ts';
 import { isCheckpointLedger } from '../archive/historyArchiveState.ts';
 import { checkpointBucketListHash, commitToBucketList } from './checkpointCommitment.ts';
@@ -41,9 +40,6 @@ import { ForkFetchError, type ForkedState } from '../fork/forkedState.ts';
 import { MissedKeys } from '../fork/missedKeys.ts';
 import type { ForkGenesis } from '../fork/forkStart.ts';
 import type { StoredEntry } from '../store/types.ts';
-
-/** Ledger metas from this size on are converted to rows by the addon. */
-const NATIVE_CONVERSION_BYTES = 256 * 1024;
 
 export interface IngestObserver { (type: string, seconds: number): void }
 
@@ -494,12 +490,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private async batchOf(closed: ClosedLedger, work: SlicedWork): Promise<IngestBatch | undefined> {
     const encoded = await work.run(encodeCloseMetaSteps(closed.meta.v2, closed.txSetXdr));
     if (!encoded || !await work.checkpoint()) return undefined;
-    // the addon converts a big ledger several times faster than the JS conversion, which reuses the
-    // parts just encoded and wins on small ones (no thread hop, no second parse)
-    const batch = encoded.bytes.length >= NATIVE_CONVERSION_BYTES && nativeAvailable() ? nativeLedgerToBatch(encoded.bytes, this.networkId) : ledgerToBatch({
-      bytes: encoded.bytes, meta: closed.meta, encodedTransactions: encoded.transactions,
-      envelopes: closed.applied.map((f) => f.envelope), envelopeXdrs: closed.applied.map((f) => f.envelopeXdr),
-    }, this.networkId);
+    const batch = closedLedgerBatch(closed, encoded, this.networkId);
     return await work.checkpoint() ? batch : undefined;
   }
 

@@ -54,8 +54,13 @@ function accountOf(seed: Buffer, index: number): TestAccount {
   return { index, rawPublicKey, publicKey: StrKey.encodeEd25519PublicKey(Buffer.from(rawPublicKey)), secret: StrKey.encodeEd25519SecretSeed(seed) };
 }
 
-/** The first `count` test accounts of TEST_MNEMONIC (the seed is derived once). */
+/** Accounts derived so far, per mnemonic: a start asks twice (genesis, then the banner). */
+const derived = new Map<string, { seed: Buffer; accounts: TestAccount[] }>();
+
+/** The first `count` test accounts of TEST_MNEMONIC (each derived once per process). */
 export function testAccounts(count: number, mnemonic = TEST_MNEMONIC): TestAccount[] {
-  const seed = bip39Seed(mnemonic);
-  return Array.from({ length: count }, (_, i) => accountOf(slip10Ed25519(seed, [44, 148, i]), i));
+  let known = derived.get(mnemonic);
+  if (known === undefined) derived.set(mnemonic, known = { seed: bip39Seed(mnemonic), accounts: [] });
+  for (let i = known.accounts.length; i < count; i++) known.accounts.push(accountOf(slip10Ed25519(known.seed, [44, 148, i]), i));
+  return known.accounts.slice(0, count);
 }

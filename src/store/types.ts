@@ -50,6 +50,18 @@ export interface StoredTransaction extends Omit<TransactionRow, 'innerHash'> {
   closeTime: number;           // of its ledger
 }
 
+export interface EntryWrite {
+  key: Uint8Array;
+  entry: Uint8Array | null;
+  lastModified: number;
+  /**
+   * The version the ledger replaced, when the ledger's meta says (its first change of the key was a
+   * STATE or a CREATED one): null when the key did not exist. Absent: the store reads its current
+   * row instead. The entry history keeps it; the native conversion fills it in.
+   */
+  before?: { entry: Uint8Array; lastModified: number } | null;
+}
+
 export interface FeeSample { soroban: boolean; fee: bigint }
 
 /** Everything one closed ledger adds to storage; written atomically. */
@@ -57,7 +69,7 @@ export interface IngestBatch {
   ledger: LedgerRow;
   transactions: TransactionRow[];
   /** Final value of every ledger entry the ledger touched; null = deleted. Keys are LedgerKey XDR. */
-  entryWrites: Array<{ key: Uint8Array; entry: Uint8Array | null; lastModified: number }>;
+  entryWrites: EntryWrite[];
   feeSamples: FeeSample[];
   /**
    * LedgerCloseMetaV2.totalByteSizeOfLiveSorobanState (absent before V2): the average of the

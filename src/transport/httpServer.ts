@@ -23,26 +23,24 @@
 // as sent; a request is abandoned (its handlers' signals fire) at the global time limit or when its
 // client goes away; connections are capped and timed out, and answers not taken by clients are
 // bounded (connectionGuard.ts).
+//
+// The POSTs themselves are answered by rpcPost.ts on node's request and response, without fastify.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCors from '@fastify/cors';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
-import { Abandonment } from '../rpc/callScope.ts';
-import { Dispatcher, type Answer } from '../rpc/jsonrpc.ts';
-import type { JsonChunks } from '../rpc/rawJson.ts';
-import { GlobalGate, TIMED_OUT, processingLimitError, withTimeout } from '../rpc/limits.ts';
-import { parseRequestBody } from './requestBody.ts';
+import { Dispatcher } from '../rpc/jsonrpc.ts';
+import { GlobalGate } from '../rpc/limits.ts';
+import { rpcPostHandler } from './rpcPost.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { Method, MethodContext } from '../rpc/methods/types.ts';
 
+export { contentTypeProblem } from './rpcPost.ts';
+
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 
-/** How long a large answer is written before the event loop gets a turn. */
-const WRITE_SLICE_MS = 1;
-/** Answers from this size on are written piece by piece. */
-const STREAM_FROM_BYTES = 64 * 1024;
 /** The reference's graceful-shutdown window. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -77,6 +75,12 @@ export interface HttpServer {
   readonly connections: ConnectionGuard;
 }
 
+/** A request target's path: up to its query string. */
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
 /** Splits "host:port" / "[v6]:port" / ":port" (empty host = all interfaces). */
 export function parseEndpoint(endpoint: string): { host: string; port: number } {
   const i = endpoint.lastIndexOf(':');
@@ -88,63 +92,6 @@ export function parseEndpoint(endpoint: string): { host: string; port: number } 
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   if (host === '') host = '0.0.0.0';
   return { host, port };
-}
-
-const TOO_LARGE: unique symbol = Symbol('too large');
-
-/**
- * Reads the whole request body: `done` gets its text, TOO_LARGE once it passes `limit` bytes (the
- * rest is discarded), or undefined if the request failed (client gone).
- */
-function readBody(raw: IncomingMessage, limit: number, done: (text: string | typeof TOO_LARGE | undefined) => void): void {
-  const declared = raw.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    done(TOO_LARGE);
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let finished = false;
-  function onData(chunk: Buffer): void {
-    total += chunk.length;
-    if (total > limit) {
-      raw.removeListener('data', onData);
-      raw.resume();
-      if (!finished) { finished = true; done(TOO_LARGE); }
-      return;
-    }
-    chunks.push(chunk);
-  }
-  raw.on('data', onData);
-  raw.on('end', () => {
-    if (finished) return;
-    finished = true;
-    done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, total).toString('utf8'));
-  });
-  raw.on('error', () => {
-    if (finished) return;
-    finished = true;
-    done(undefined);
-  });
-}
-
-/** jhttp's check, via Go's mime.ParseMediaType: undefined when acceptable, else the 415 text. */
-export function contentTypeProblem(header: string | undefined): string | undefined {
-  if (header === 'application/json') return undefined;
-  if (header === undefined) return 'content-type must be application/json';
-  const parts = header.split(';');
-  if (parts[0].trim().toLowerCase() !== 'application/json') return 'content-type must be application/json';
-  for (let i = 1; i < parts.length; i++) {
-    const eq = parts[i].indexOf('=');
-    if (eq < 0) continue;
-    if (parts[i].slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    let v = parts[i].slice(eq + 1).trim();
-    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
-    // The reference compares case-sensitively (so "UTF-8" fails there); we accept any case.
-    v = v.toLowerCase();
-    if (v !== 'utf-8' && v !== 'utf8') return 'invalid content-type charset';
-  }
-  return undefined;
 }
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -194,137 +141,14 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
+  // fastify's handler of the server's requests, taken off the server: the dispatch below calls it
+  const [fastifyHandler, ...others] = app.server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  if (fastifyHandler === undefined || others.length > 0) throw new Error('fastify\'s server has not one request listener');
+  app.server.removeListener('request', fastifyHandler);
+  let closing = false;
   connections.attach(app.server);
 
-  function sendAnswer(reply: FastifyReply, answer: Answer): void {
-    if (answer === null) {
-      reply.code(204).header('accept-post', 'application/json').send();
-      return;
-    }
-    if (typeof answer !== 'string') {
-      // a small one (getTransaction's) goes out whole, in one write with a Content-Length
-      if (answer.bytes > STREAM_FROM_BYTES) {
-        streamAnswer(reply, answer);
-        return;
-      }
-      answer = answer.text();
-    }
-    // a small answer fits the socket's buffers at once; a large one is accounted until delivered
-    if (answer.length > STREAM_FROM_BYTES) connections.track(reply.raw, answer.length);
-    // A string body goes out in one write with the headers (a Buffer would take a writev).
-    reply.header('accept-post', 'application/json').header('content-type', 'application/json').send(answer);
-  }
-
-  /**
-   * Writes a page's answer piece by piece (chunked transfer encoding), a few milliseconds of writing
-   * per turn of the event loop, and waits while the client's socket is backed up.
-   */
-  function streamAnswer(reply: FastifyReply, answer: JsonChunks): void {
-    reply.hijack();
-    const res = reply.raw;
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
-    res.writeHead(200, { 'accept-post': 'application/json', 'content-type': 'application/json' });
-    connections.track(res, answer.bytes);
-    const parts = answer.parts;
-    let i = 0;
-    const writeSome = (): void => {
-      const until = performance.now() + WRITE_SLICE_MS;
-      while (i < parts.length) {
-        if (res.destroyed) return;
-        if (!res.write(parts[i++])) {
-          res.once('drain', writeSome);
-          return;
-        }
-        if (performance.now() >= until) {
-          setImmediate(writeSome);
-          return;
-        }
-      }
-      res.end();
-    };
-    writeSome();
-  }
-
-  function failed(reply: FastifyReply, err: unknown): void {
-    logger.error({ err }, 'JSON-RPC HTTP request failed');
-    if (!reply.sent) sendText(reply, 500, 'internal error\n');
-  }
-
-  /**
-   * Answers a JSON-RPC POST. It runs as the route's onRequest hook and replies from there (a
-   * documented fastify pattern), so the request skips fastify's body-parsing stage, which costs
-   * about a tenth of a cached call; the body is read (and capped) here instead.
-   */
-  function servePost(request: FastifyRequest, reply: FastifyReply): void {
-    cors(request, reply);
-    if (!connections.admits() || !global.enter()) {
-      reply.code(503).send();
-      return;
-    }
-    const problem = contentTypeProblem(request.headers['content-type']);
-    if (problem !== undefined) {
-      global.exit();
-      sendText(reply, 415, problem + '\n');
-      return;
-    }
-    readBody(request.raw, bodyLimit, (text) => {
-      if (text === undefined) { // client went away
-        global.exit();
-        return;
-      }
-      if (text === TOO_LARGE) {
-        global.exit();
-        sendText(reply, 500, 'http: request body too large\n');
-        return;
-      }
-      let answer: Answer | Promise<Answer>;
-      // Fires at the global time limit or when the client goes away: the handlers stop working.
-      const abandon = new Abandonment();
-      try {
-        const parsed = parseRequestBody(text);
-        if (parsed === undefined) {
-          global.exit();
-          reply.header('accept-post', 'application/json').code(500).header('content-type', TEXT_PLAIN).send('[-32700] invalid request value\n');
-          return;
-        }
-        answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts, caller: request.headers });
-        if (!(answer instanceof Promise)) {
-          global.exit();
-          sendAnswer(reply, answer);
-          return;
-        }
-      } catch (err) {
-        global.exit();
-        failed(reply, err);
-        return;
-      }
-      const start = performance.now();
-      reply.raw.once('close', () => { if (!reply.raw.writableFinished) abandon.abandon(processingLimitError()); });
-      withTimeout(answer, global.maxDurationMs, () => {
-        abandon.abandon(processingLimitError());
-        metrics?.globalLimitReached();
-        logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed limiting threshold of ${global.maxDurationMs / 1000}s`);
-      }).then(
-        (settled) => {
-          global.exit();
-          if (settled === TIMED_OUT) {
-            reply.code(504).send();
-            return;
-          }
-          const ms = performance.now() - start;
-          if (ms > global.warnMs) {
-            metrics?.globalWarning();
-            logger.info({ subsys: 'jsonrpc' }, `Request processing for ${request.url} exceed warning threshold of ${global.warnMs / 1000}s`);
-          }
-          sendAnswer(reply, settled);
-        },
-        (err: unknown) => {
-          global.exit();
-          failed(reply, err);
-        },
-      );
-    });
-  }
+  const servePost = rpcPostHandler({ dispatcher, logger, metrics, connections, global, bodyLimit });
 
   function onOtherMethod(request: FastifyRequest, reply: FastifyReply): void {
     cors(request, reply);
@@ -333,7 +157,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const paths = options.rpcPaths ?? DEFAULT_RPC_PATHS;
 
-  // JSON-RPC routes. POST is answered by servePost in onRequest; the handler is never reached.
+  // JSON-RPC routes. POST is answered by servePost (rpcPost.ts): mostly before fastify routes it (see
+  // below), else from onRequest; the handler is never reached.
   void app.register(async (rpc) => {
     rpc.setErrorHandler((err, _request, reply) => {
       logger.error({ err }, 'JSON-RPC HTTP route error');
@@ -343,7 +168,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       rpc.route({
         method: 'POST',
         url,
-        onRequest: (request, reply) => { servePost(request, reply); },
+        // the POSTs that did not skip fastify (see below): answered the same way, fastify stepping aside
+        onRequest: (request, reply) => { reply.hijack(); servePost(request.raw, reply.raw); },
         handler: (_request, reply) => { sendText(reply, 500, 'internal error\n'); },
       });
       rpc.route({ method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH'], url, exposeHeadRoute: false, handler: onOtherMethod });
@@ -362,11 +188,21 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (options.registerRoutes !== undefined) await options.registerRoutes(web);
   });
 
+  // POSTs to a JSON-RPC path, spelled exactly as one (a query string aside), go to servePost before
+  // fastify sees them; fastify routes the rest (other spellings it normalizes, and every request
+  // once the server is closing, which it answers 503). Servers fastify adds for a name's other
+  // addresses (localhost's ::1 next to 127.0.0.1) route everything through it: the same answers.
+  const rpcPathSet = new Set(paths);
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && !closing && rpcPathSet.has(pathOf(req.url!))) servePost(req, res);
+    else fastifyHandler(req, res);
+  });
+
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).header('content-type', TEXT_PLAIN).header('x-content-type-options', 'nosniff').send('404 page not found\n');
   });
 
-  let closing: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
 
   return {
     app,
@@ -381,7 +217,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return { host: addr.address, port: addr.port };
     },
     close() {
-      closing ??= (async () => {
+      closing = true;
+      closed ??= (async () => {
         const timer = setTimeout(() => { app.server.closeAllConnections(); }, SHUTDOWN_GRACE_MS);
         timer.unref();
         try {
@@ -390,7 +227,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           clearTimeout(timer);
         }
       })();
-      return closing;
+      return closed;
     },
   };
 }

@@ -3,6 +3,8 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import { xdr } from './xdr.ts';
 import { createHash } from 'node:crypto';
+import { encodeXdr } from './runtime/fastEncode.ts';
+export { encodeXdr, writeXdr, XdrSink } from './runtime/fastEncode.ts';
 
 export type LedgerKey = xdr.LedgerKeyWire;
 export type LedgerEntry = xdr.LedgerEntryWire;
@@ -21,9 +23,9 @@ export type LedgerCloseMeta = xdr.LedgerCloseMetaWire;
 export type LedgerHeader = xdr.LedgerHeaderWire;
 export type LedgerHeaderHistoryEntry = xdr.LedgerHeaderHistoryEntryWire;
 
-export const encodeLedgerKey = (k: LedgerKey): Uint8Array => xdr.LedgerKey.schema.encode(k);
+export const encodeLedgerKey = (k: LedgerKey): Uint8Array => encodeXdr(xdr.LedgerKey.schema, k);
 export const decodeLedgerKey = (b: Uint8Array): LedgerKey => xdr.LedgerKey.schema.decode(b);
-export const encodeLedgerEntry = (e: LedgerEntry): Uint8Array => xdr.LedgerEntry.schema.encode(e);
+export const encodeLedgerEntry = (e: LedgerEntry): Uint8Array => encodeXdr(xdr.LedgerEntry.schema, e);
 export const decodeLedgerEntry = (b: Uint8Array): LedgerEntry => xdr.LedgerEntry.schema.decode(b);
 
 export function sha256(...parts: Uint8Array[]): Uint8Array {

@@ -1,6 +1,6 @@
 // Transaction envelopes: their network hashes and the parts both the engine and ingestion need.
 import { xdr } from './xdr.ts';
-import { sha256, type TransactionEnvelope } from './codec.ts';
+import { encodeXdr, sha256, type TransactionEnvelope } from './codec.ts';
 
 type Transaction = xdr.TransactionWire;
 
@@ -31,18 +31,18 @@ export function transactionHash(networkId: Uint8Array, env: TransactionEnvelope)
   const tagged: xdr.TransactionSignaturePayloadTaggedTransactionWire = env.type === 5
     ? { type: 5, feeBump: env.feeBump.tx }
     : { type: 2, tx: innerTransaction(env) };
-  return sha256(xdr.TransactionSignaturePayload.schema.encode({ networkId, taggedTransaction: tagged }));
+  return sha256(encodeXdr(xdr.TransactionSignaturePayload.schema, { networkId, taggedTransaction: tagged }));
 }
 
 /** The inner transaction's own hash, for fee bumps. */
 export function innerTransactionHash(networkId: Uint8Array, env: TransactionEnvelope): Uint8Array | null {
   if (env.type !== 5) return null;
-  return sha256(xdr.TransactionSignaturePayload.schema.encode({
+  return sha256(encodeXdr(xdr.TransactionSignaturePayload.schema, {
     networkId, taggedTransaction: { type: 2, tx: env.feeBump.tx.innerTx.v1.tx },
   }));
 }
 
 export const decodeEnvelope = (b: Uint8Array): TransactionEnvelope => xdr.TransactionEnvelope.schema.decode(b);
-export const encodeEnvelope = (e: TransactionEnvelope): Uint8Array => xdr.TransactionEnvelope.schema.encode(e);
+export const encodeEnvelope = (e: TransactionEnvelope): Uint8Array => encodeXdr(xdr.TransactionEnvelope.schema, e);
 
 export const isSuccessfulResult = (r: xdr.TransactionResultWire): boolean => r.result.code === 0 || r.result.code === 1;

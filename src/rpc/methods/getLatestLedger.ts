@@ -4,11 +4,12 @@ import { xdr } from '../../xdr/xdr.ts';
 import { internalError } from '../errors.ts';
 import { toBase64, toHex } from '../../xdr/codec.ts';
 import type { Method } from './types.ts';
+import { RawJson } from '../rawJson.ts';
 import type { LedgerRow } from '../../store/types.ts';
 import { hexHash, ledgerSequence, object, uint32, unixTimeString, xdrOnly } from './shared/schemas.ts';
 
-/** The answer only changes when a ledger closes; it is built once per ledger. */
-let cached: { row: LedgerRow; result: Record<string, unknown> } | undefined;
+/** The answer only changes when a ledger closes; it is built, and serialized, once per ledger. */
+let cached: { row: LedgerRow; result: RawJson } | undefined;
 
 export const getLatestLedger: Method = {
   name: 'getLatestLedger',
@@ -32,14 +33,14 @@ export const getLatestLedger: Method = {
     if (!latest) throw internalError('could not get latest ledger sequence');
     if (cached?.row === latest) return cached.result;
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(latest.header).header;
-    const result = {
+    const result = new RawJson(JSON.stringify({
       id: toHex(latest.hash),
       protocolVersion: latest.protocolVersion,
       sequence: latest.sequence,
       closeTime: String(latest.closeTime),
       headerXdr: toBase64(xdr.LedgerHeader.schema.encode(header)),
       metadataXdr: toBase64(latest.meta),
-    };
+    }));
     cached = { row: latest, result };
     return result;
   },

@@ -69,7 +69,7 @@ interface Found { key: LedgerKey; keyBytes: Uint8Array; stored: StoredEntry; liv
 
 function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
   const json = format === 'json';
-  const keyText = renderXdr(format, xdr.LedgerKey, found.keyBytes);
+  const keyText = renderXdr(format, 'LedgerKey', found.keyBytes);
   const cacheId = `${String(keyText)}:${found.stored.lastModified}`;
   const cached = json ? undefined : renderedEntries.get(cacheId);
   let rendered = cached && bytesEqual(cached.entry, found.stored.entry) ? cached : undefined;
@@ -77,8 +77,8 @@ function entryResult(found: Found, format: XdrFormat): Record<string, unknown> {
     const entry = decodeLedgerEntry(found.stored.entry);
     rendered = {
       entry: found.stored.entry,
-      data: renderXdr(format, xdr.LedgerEntryData, xdr.LedgerEntryData.schema.encode(entry.data)) as string,
-      ext: renderXdr(format, xdr.LedgerEntryExt, xdr.LedgerEntryExt.schema.encode(entry.ext)) as string,
+      data: renderXdr(format, 'LedgerEntryData', xdr.LedgerEntryData.schema.encode(entry.data)) as string,
+      ext: renderXdr(format, 'LedgerEntryExt', xdr.LedgerEntryExt.schema.encode(entry.ext)) as string,
     };
     if (!json) renderedEntries.set(cacheId, rendered);
   }

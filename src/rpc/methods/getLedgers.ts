@@ -8,7 +8,7 @@
 // time in the answer still describe the store; a datastore that cannot be read is -32603
 // `error fetching ledgers from datastore: ...`.
 //
-// Bounded work: ledgers are read a few at a time and rendered one by one (JSON on a worker thread),
+// Bounded work: ledgers are read a few at a time and rendered one by one (JSON off the event loop),
 // giving the event loop a turn between them; the page ends early when the next ledger would not fit
 // the answer budget, and its cursor (the last ledger sent) continues right there.
 import { invalidParams } from '../errors.ts';

@@ -1,7 +1,6 @@
 // sendTransaction: decode the envelope, hand it to the submitter (the standalone queue or a core
 // node), and report the submitter's verdict with the latest ledger. It does not wait for inclusion.
 // An undecodable or oversized envelope is -32602 "invalid_xdr".
-import { xdr } from '../../xdr/xdr.ts';
 import { internalError, invalidParams } from '../errors.ts';
 import { decodeBase64Std, toBase64, toHex, type TransactionEnvelope } from '../../xdr/codec.ts';
 import { decodeEnvelope } from '../../xdr/transactions.ts';
@@ -29,8 +28,8 @@ function errorFields(result: SubmitResult, format: XdrFormat): Record<string, un
   const events = result.diagnosticEvents ?? [];
   const out: Record<string, unknown> = {};
   if (format === 'json') {
-    if (result.errorResult) out.errorResultJson = xdrJson(xdr.TransactionResult, result.errorResult);
-    if (events.length) out.diagnosticEventsJson = events.map((e) => xdrJson(xdr.DiagnosticEvent, e));
+    if (result.errorResult) out.errorResultJson = xdrJson('TransactionResult', result.errorResult);
+    if (events.length) out.diagnosticEventsJson = events.map((e) => xdrJson('DiagnosticEvent', e));
   } else {
     if (result.errorResult) out.errorResultXdr = toBase64(result.errorResult);
     if (events.length) out.diagnosticEventsXdr = events.map(toBase64);

@@ -40,6 +40,9 @@ export class DatabaseLock {
     const db = new DatabaseSync(path);
     try {
       db.exec('PRAGMA busy_timeout = 0');
+      // nothing here is worth a disk flush (~10 ms of every start): the lock is the OS's, and the
+      // holder's name is rewritten at each start; a process that dies leaves its writes to the OS
+      db.exec('PRAGMA synchronous = OFF');
       // 1. say who holds it (committed, so a refused node can read it while we hold the write lock)
       if (!tryWriteLock(db)) throw locked(dbPath, db);
       try {

@@ -27,6 +27,7 @@ import { txOpOrder } from '../../events/eventIds.ts';
 import type { EventQuery, StoredEvent } from '../types.ts';
 import type { EventPosition, EventRow } from '../../events/types.ts';
 import { toid } from '../../ids/toid.ts';
+import { BatchInsert } from './batchInsert.ts';
 import { ALL, END, planQuery, planStream, SEGMENT_LEDGERS, segmentOf, type Node } from '../eventIndex/queryPlan.ts';
 
 /** Positions per ledger in the key: 2^21 (a ledger with more events is refused at ingest). */
@@ -48,59 +49,6 @@ interface Staged {
   created: number[];                     // terms the transaction added to the committed open segment
   current: OpenSegment | undefined;      // a segment the transaction started
   flushed: Set<number>;                  // segments whose rows the transaction wrote
-}
-
-/**
- * Multi-row INSERTs: one statement call per up to 64 rows (about twice as fast per row as one
- * call per row through node:sqlite).
- */
-class BatchInsert {
-  private readonly stmts = new Map<number, StatementSync>();
-  private readonly db: DatabaseSync;
-  private readonly prefix: string;
-  private readonly row: string;
-  private readonly width: number;
-  private readonly args: unknown[] = [];
-
-  constructor(db: DatabaseSync, prefix: string, width: number) {
-    this.db = db;
-    this.prefix = prefix;
-    this.width = width;
-    this.row = `(${Array(width).fill('?').join(', ')})`;
-  }
-
-  private stmt(rows: number): StatementSync {
-    let s = this.stmts.get(rows);
-    if (!s) {
-      s = this.db.prepare(`${this.prefix} VALUES ${Array(rows).fill(this.row).join(', ')}`);
-      this.stmts.set(rows, s);
-    }
-    return s;
-  }
-
-  /** Adds one row's values; writes when 64 rows are waiting. */
-  add(...values: unknown[]): void {
-    for (const v of values) this.args.push(v);
-    if (this.args.length === 64 * this.width) this.flush();
-  }
-
-  flush(): void {
-    try {
-      let rows = this.args.length / this.width;
-      let offset = 0;
-      while (rows > 0) {
-        const n = rows >= 64 ? 64 : rows >= 8 ? 8 : 1;
-        this.stmt(n).run(...(this.args.slice(offset, offset + n * this.width) as Array<number | Uint8Array>));
-        offset += n * this.width;
-        rows -= n;
-      }
-    } finally {
-      this.args.length = 0;
-    }
-  }
-
-  /** Drops rows not written yet (their transaction failed). */
-  clear(): void { this.args.length = 0; }
 }
 
 export class EventStore {

@@ -106,4 +106,23 @@ export const migrations: readonly string[] = [
     key BLOB PRIMARY KEY       -- LedgerKey XDR
   ) WITHOUT ROWID;
   `,
+  // 6: the history as a few rows per ledger instead of one per change (src/store/sqlite/entryHistory.ts):
+  // each ledger's replaced versions packed in up to 16 rows, and per 128-ledger segment which ledgers
+  // wrote each key. The rows step 4's layout kept are dropped; the history starts again at the latest
+  // ledger (at the checkpoint, when that is later).
+  `
+  DROP TABLE ledger_entry_history;
+  CREATE TABLE entry_history_images (
+    id INTEGER PRIMARY KEY,    -- ledger * 16 + image bucket (of the key hash)
+    images BLOB NOT NULL       -- the versions the ledger's writes replaced (entryHistoryBlobs.ts)
+  );
+  CREATE TABLE entry_history_writers (
+    bucket INTEGER NOT NULL,   -- key hash % 256
+    segment INTEGER NOT NULL,  -- ledger / 128
+    writers BLOB NOT NULL,     -- per key hash of the bucket, a bitmap of the segment's ledgers that wrote it
+    PRIMARY KEY (bucket, segment)
+  ) WITHOUT ROWID;
+  UPDATE metadata SET value = CAST(MAX(CAST(value AS INTEGER), COALESCE((SELECT MAX(sequence) FROM ledgers), 0)) AS TEXT)
+    WHERE key = 'entryHistoryFrom';
+  `,
 ];

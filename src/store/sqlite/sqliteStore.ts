@@ -4,6 +4,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { migrations } from './migrations.ts';
 import { EventStore } from './eventStore.ts';
+import { BatchInsert } from './batchInsert.ts';
 import { EntryHistory } from './entryHistory.ts';
 import { DatabaseLock, isFileDatabase } from './databaseLock.ts';
 import { ledgerEventsFromMeta } from '../../events/metaEvents.ts';
@@ -24,6 +25,11 @@ type Row = Record<string, unknown>;
 export class SqliteStore implements Store {
   private readonly db: DatabaseSync;
   private readonly st: Record<string, StatementSync>;
+  /** A ledger's rows of each kind go in calls of up to 64 (see batchInsert.ts). */
+  private readonly insertTxs: BatchInsert;
+  private readonly insertTxHashes: BatchInsert;
+  private readonly upsertEntries: BatchInsert;
+  private readonly insertFees: BatchInsert;
   private range: LedgerRange | undefined;
   private latest: LedgerRow | undefined;
   private readonly eventStore: EventStore;
@@ -51,14 +57,16 @@ export class SqliteStore implements Store {
       this.history = new EntryHistory(this.db, options.entryHistory ?? true);
       if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
       const p = (sql: string) => this.db.prepare(sql);
+      this.insertTxs = new BatchInsert(this.db,
+        'INSERT INTO transactions (id, ledger_sequence, application_order, hash, successful, fee_bump, envelope, result, meta, events)', 10);
+      this.insertTxHashes = new BatchInsert(this.db, 'INSERT OR REPLACE INTO transaction_hashes (hash, transaction_id)', 2);
+      this.upsertEntries = new BatchInsert(this.db, (values) => `INSERT INTO ledger_entries (key, entry, last_modified) ${values}
+        ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified`, 3);
+      this.insertFees = new BatchInsert(this.db, 'INSERT INTO fee_samples (ledger_sequence, soroban, fee)', 3);
       this.st = {
         insertLedger: p('INSERT INTO ledgers (sequence, hash, close_time, protocol_version, header, meta) VALUES (?, ?, ?, ?, ?, ?)'),
-        insertTx: p(`INSERT INTO transactions (id, ledger_sequence, application_order, hash, successful, fee_bump, envelope, result, meta, events)
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-        insertTxHash: p('INSERT OR REPLACE INTO transaction_hashes (hash, transaction_id) VALUES (?, ?)'),
         upsertEntry: p('INSERT INTO ledger_entries (key, entry, last_modified) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET entry = excluded.entry, last_modified = excluded.last_modified'),
         deleteEntry: p('DELETE FROM ledger_entries WHERE key = ?'),
-        insertFee: p('INSERT INTO fee_samples (ledger_sequence, soroban, fee) VALUES (?, ?, ?)'),
         trimLedgers: p('DELETE FROM ledgers WHERE sequence < ?'),
         trimTxs: p('DELETE FROM transactions WHERE id < ?'),
         trimTxHashes: p('DELETE FROM transaction_hashes WHERE transaction_id < ?'),
@@ -139,6 +147,7 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
     } catch (e) {
       this.db.exec('ROLLBACK');
+      for (const b of [this.insertTxs, this.insertTxHashes, this.upsertEntries, this.insertFees]) b.clear();
       this.eventStore.rolledBack();
       this.history.rolledBack();
       throw e;
@@ -222,21 +231,25 @@ export class SqliteStore implements Store {
     const { ledger } = batch;
     this.st.insertLedger.run(ledger.sequence, ledger.hash, ledger.closeTime, ledger.protocolVersion, ledger.header, ledger.meta);
     for (const tx of batch.transactions) this.insertTransaction(tx);
+    this.insertTxs.flush();
+    this.insertTxHashes.flush();
     this.history.beforeWrites(batch);
     for (const w of batch.entryWrites) {
-      if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
+      if (w.entry) this.upsertEntries.add(w.key, w.entry, w.lastModified);
       else this.st.deleteEntry.run(w.key);
     }
-    for (const f of batch.feeSamples) this.st.insertFee.run(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+    this.upsertEntries.flush();
+    for (const f of batch.feeSamples) this.insertFees.add(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+    this.insertFees.flush();
     this.eventStore.write(ledger.sequence, batch.events ?? []);
   }
 
   private insertTransaction(tx: TransactionRow): void {
     const id = transactionId(tx.ledgerSequence, tx.applicationOrder);
-    this.st.insertTx.run(id, tx.ledgerSequence, tx.applicationOrder, tx.hash, tx.successful ? 1 : 0, tx.feeBump ? 1 : 0,
+    this.insertTxs.add(id, tx.ledgerSequence, tx.applicationOrder, tx.hash, tx.successful ? 1 : 0, tx.feeBump ? 1 : 0,
       tx.envelope, tx.result, tx.meta, JSON.stringify(tx.events));
-    this.st.insertTxHash.run(tx.hash, id);
-    if (tx.innerHash) this.st.insertTxHash.run(tx.innerHash, id);
+    this.insertTxHashes.add(tx.hash, id);
+    if (tx.innerHash) this.insertTxHashes.add(tx.innerHash, id);
   }
 
   setMetadata(key: string, value: string): void { this.st.setMeta.run(key, value); }

@@ -1,6 +1,7 @@
 // What each kind of subscription supplies to the hub: its params, its replay of stored items, and
 // the matching of a committed ledger's items against its live subscriptions (with its own index).
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { lazyValidator, paramsAjv } from '../../rpc/paramsSchemas.ts';
 import { describeSchemaError } from '../../rpc/jsonrpc.ts';
 import { ErrorCode, RpcError } from '../../rpc/errors.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
@@ -70,13 +71,16 @@ export interface Kind<S extends Subscription = Subscription> {
 
 // ---- shared param handling --------------------------------------------------------------------
 
-const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false });
+const ajv = paramsAjv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: false });
 
 const uint32 = { type: 'integer', minimum: 0, maximum: 0xffffffff } as const;
 
+/** Every kind's params schema, for the test that checks them against JSON Schema's meta-schema. */
+export const kindParamsSchemas: object[] = [];
+
 /** The params every kind with a start takes (plus its own `properties`); unknown members are refused. */
-export function paramsValidator(properties: Record<string, object>, required: string[] = []): ValidateFunction {
-  return ajv.compile({
+export function paramsValidator(properties: Record<string, object>, required: string[] = []): () => ValidateFunction {
+  const schema = {
     type: 'object',
     properties: {
       kind: { type: 'string' },
@@ -85,7 +89,9 @@ export function paramsValidator(properties: Record<string, object>, required: st
     },
     required: ['kind', ...required],
     additionalProperties: false,
-  });
+  };
+  kindParamsSchemas.push(schema);
+  return lazyValidator(ajv, schema);
 }
 
 export const startProperties = { startLedger: { ...uint32, minimum: 1 }, cursor: { type: 'string' } } as const;
@@ -93,7 +99,8 @@ export const startProperties = { startLedger: { ...uint32, minimum: 1 }, cursor:
 export const invalid = (message: string): RpcError => new RpcError(ErrorCode.invalidParams, message);
 
 /** Runs a validator: -32602 with the first problem ("params.startLedger must be integer"). */
-export function validate(check: ValidateFunction, params: Record<string, unknown>): void {
+export function validate(validator: () => ValidateFunction, params: Record<string, unknown>): void {
+  const check = validator();
   if (!check(params)) throw invalid(`invalid subscribe params: ${describeSchemaError(check.errors)}`);
 }
 

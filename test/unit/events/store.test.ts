@@ -136,7 +136,7 @@ test('a database from before the events table gets its ledgers\' events on open'
   db.store.close();
   // back to schema version 1 (without what later migrations added)
   const raw = new DatabaseSync(path);
-  raw.exec("DROP TABLE events; DROP TABLE event_terms; DROP TABLE ledger_entry_history; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 1;");
+  raw.exec("DROP TABLE events; DROP TABLE event_terms; DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 1;");
   raw.close();
   const reopened = new SqliteStore(path);
   try {

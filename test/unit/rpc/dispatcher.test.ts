@@ -41,11 +41,10 @@ describe('Dispatcher', () => {
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found', data: 'nope' } });
   });
 
-  it('rejects duplicate method names and bad schemas at construction', () => {
+  it('rejects duplicate method names at construction (bad schemas: paramsSchemas.test.ts)', () => {
     const ctx = { config: defaultConfig } as unknown as MethodContext;
     const m = { name: 'a', paramsSchema: { type: 'object' }, handler: () => 1 };
     assert.throws(() => new Dispatcher({ methods: [m, m], ctx }), /duplicate JSON-RPC method a/);
-    assert.throws(() => new Dispatcher({ methods: [{ ...m, paramsSchema: { type: 'nonsense' } }], ctx }), /invalid params schema for a/);
   });
 });
 

@@ -45,6 +45,19 @@ describe('methods and paths', () => {
     }
   });
 
+  it('answers a JSON-RPC path spelled as fastify normalizes it (routed by fastify) as the plain spelling (answered before fastify)', async () => {
+    const withoutDate = (h: Record<string, unknown>) => { const { date: _, ...rest } = h; return rest; };
+    for (const [plain, other] of [['/rpc', '/%72pc'], ['/', '/?a=1']]) {
+      for (const headers of [{ origin: 'http://app.example' }, { 'content-type': 'text/plain' }]) {
+        const a = await request(t.port, { path: plain, body: call, headers });
+        const b = await request(t.port, { path: other, body: call, headers });
+        assert.equal(b.status, a.status, other);
+        assert.equal(b.text, a.text, other);
+        assert.deepEqual(withoutDate(b.headers), withoutDate(a.headers), other);
+      }
+    }
+  });
+
   it('answers other paths with 404', async () => {
     const r = await request(t.port, { path: '/nope', body: call });
     assert.equal(r.status, 404);

@@ -13,6 +13,8 @@ import { migrations } from '../../../src/store/sqlite/migrations.ts';
 import type { IngestBatch, StoredEntry } from '../../../src/store/types.ts';
 import { encodeLedgerEntry, toBase64, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { account, contractData, tmpDir, ttl } from '../archive/helpers.ts';
+import { historyKeyHash, imageBucket, IMAGE_BUCKETS } from '../../../src/store/sqlite/entryHistory.ts';
+import { allImages, packImages } from '../../../src/store/sqlite/entryHistoryBlobs.ts';
 import { entryFor, keyOf, put, random, remove, type Write } from './entrySupport.ts';
 
 /** A ledger that only writes entries (the rest of a batch plays no part in the history). */
@@ -136,11 +138,17 @@ describe('entry history', () => {
       assert.deepEqual(asState(store.entriesAt(keys, seq)), states.get(seq), `ledger ${seq}`);
     }
     store.close();
+    // reopened: the open segment's writers (ledgers 128..150, in memory until the segment is complete) are read back
+    const reopened = new SqliteStore(path);
+    for (let seq = 150 - window + 1; seq <= 150; seq++) {
+      assert.deepEqual(asState(reopened.entriesAt(keys, seq)), states.get(seq), `ledger ${seq} after reopening`);
+    }
+    reopened.close();
     const db = new DatabaseSync(path, { readOnly: true });
-    const { oldestVersionEnd, rows } = db.prepare('SELECT MIN(id >> 24) AS oldestVersionEnd, COUNT(*) AS rows FROM ledger_entry_history').get() as { oldestVersionEnd: number; rows: number };
+    const { oldestLedger, rows } = db.prepare(`SELECT MIN(id / ${IMAGE_BUCKETS}) AS oldestLedger, COUNT(*) AS rows FROM entry_history_images`).get() as { oldestLedger: number; rows: number };
     db.close();
-    assert.ok(oldestVersionEnd >= 150 - window + 1, `rows of versions replaced before the window are trimmed (oldest ends at ${oldestVersionEnd})`);
-    assert.ok(rows > 0 && rows <= window * 6);
+    assert.ok(oldestLedger >= 150 - window + 1, `images of ledgers before the window are trimmed (oldest: ledger ${oldestLedger})`);
+    assert.ok(rows > 0 && rows <= window * 6, `at most one row per write (${rows})`);
   });
 
   it('a state bootstrapped from a checkpoint starts the history at the checkpoint', async () => {
@@ -172,7 +180,7 @@ describe('entry history', () => {
     old.close();
     // take the file back to schema version 2, as a build before migration 3 left it
     const db = new DatabaseSync(path);
-    db.exec("DROP TABLE ledger_entry_history; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 2");
+    db.exec("DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 2");
     db.close();
 
     const store = new SqliteStore(path);
@@ -200,12 +208,13 @@ describe('entry history', () => {
     store.ingest(batch(6, [put(account(3, 3n, 6))]), 100);
     store.close();
     const db = new DatabaseSync(path, { readOnly: true });
-    const rows = db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number };
+    const rows = db.prepare('SELECT id, images FROM entry_history_images').all() as Array<{ id: number; images: Uint8Array }>;
     db.close();
-    assert.equal(rows.n, 1, 'only ledger 6\'s creation of account 3 is kept');
+    assert.deepEqual(rows.map((r) => [Math.floor(r.id / IMAGE_BUCKETS), allImages(r.images).map((i) => i.image.entry)]), [[6, [null]]],
+      'only ledger 6\'s creation of account 3 is kept');
   });
 
-  it('a row of another key with the same hash is not taken for the key', () => {
+  it('an image of another key with the same hash is not taken for the key', () => {
     const path = tmpStorePath();
     const store = new SqliteStore(path);
     const a = account(1, 1n, 1), b = account(2, 2n, 1);
@@ -213,11 +222,13 @@ describe('entry history', () => {
     store.ingest(batch(2, [put(account(3, 3n, 2))]), 100);
     store.ingest(batch(3, [put(account(1, 10n, 3))]), 100);
     store.close();
-    // a version of b filed under a's hash before a's first row (as a 47-bit collision would)
+    // a version of b filed in ledger 2's images under a's hash (as a 47-bit collision would be)
     const db = new DatabaseSync(path);
-    const { key_hash: hashOfA } = db.prepare('SELECT key_hash FROM ledger_entry_history WHERE key = ?').get(keyOf(a)) as { key_hash: number };
-    db.prepare('INSERT INTO ledger_entry_history (id, key_hash, key, entry, last_modified) VALUES (?, ?, ?, ?, ?)')
-      .run(1 * 16_777_216 + 5, hashOfA, keyOf(b), encodeLedgerEntry(account(2, 99n, 1)), 1);
+    const hashOfA = historyKeyHash(keyOf(a));
+    const id = 2 * IMAGE_BUCKETS + imageBucket(hashOfA);
+    const held = db.prepare('SELECT images FROM entry_history_images WHERE id = ?').get(id) as { images: Uint8Array } | undefined;
+    const images = [...(held ? allImages(held.images) : []), { hash: hashOfA, image: { key: keyOf(b), entry: encodeLedgerEntry(account(2, 99n, 1)), lastModified: 1 } }];
+    db.prepare('INSERT INTO entry_history_images (id, images) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET images = excluded.images').run(id, packImages(images));
     db.close();
     const reopened = new SqliteStore(path);
     for (const l of [1, 2]) assert.deepEqual(reopened.entriesAt([keyOf(a)], l).get(toBase64(keyOf(a)))?.entry, encodeLedgerEntry(a), `ledger ${l}`);
@@ -234,7 +245,7 @@ describe('entry history', () => {
     old.close();
     // back to schema version 3, with a row in step 3's layout
     const db = new DatabaseSync(path);
-    db.exec("DROP TABLE ledger_entry_history; DELETE FROM metadata WHERE key = 'entryHistoryFrom'");
+    db.exec("DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'");
     db.exec(migrations[2]);
     db.exec("UPDATE metadata SET value = '1' WHERE key = 'entryHistoryFrom'"); // its history went back to ledger 1
     db.prepare('INSERT INTO ledger_entry_history (id, key, entry, last_modified) VALUES (?, ?, ?, ?)').run(16_777_216, keyOf(a), encodeLedgerEntry(a), 1);
@@ -263,7 +274,7 @@ describe('entry history', () => {
     store.ingest(batch(4, [a(3, 4)]), 1000);
     store.close();
     const db = new DatabaseSync(path);
-    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM ledger_entry_history').get() as { n: number }).n, 0);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM entry_history_images').get() as { n: number }).n, 0);
     db.close();
 
     store = new SqliteStore(path);

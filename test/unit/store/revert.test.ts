@@ -16,6 +16,7 @@ import { encodeLedgerEntry, toBase64 } from '../../../src/xdr/codec.ts';
 import { account, tmpDir } from '../archive/helpers.ts';
 import { entryFor, keyOf, put, random, remove, type Write } from './entrySupport.ts';
 import { contractEventXdr, sym, syntheticBatch, u32, type SyntheticTx } from '../events/support.ts';
+import { HISTORY_SEGMENT_LEDGERS, IMAGE_BUCKETS } from '../../../src/store/sqlite/entryHistory.ts';
 
 
 const KEY_COUNT = 20;
@@ -259,7 +260,9 @@ describe('store revertTo', () => {
     assert.equal(q(`SELECT count(*) AS n FROM event_terms WHERE segment >= 1`), 0);
     assert.equal(q('SELECT count(*) AS n FROM event_terms WHERE segment = 0') > 0, true);
     assert.equal(q(`SELECT count(*) AS n FROM events WHERE key >= ${(SEGMENT_LEDGERS + 6) * 2 ** 21}`), 0);
-    assert.equal(q(`SELECT count(*) AS n FROM ledger_entry_history WHERE id >= ${(SEGMENT_LEDGERS + 5) * 2 ** 24}`), 0);
+    assert.equal(q(`SELECT count(*) AS n FROM entry_history_images WHERE id >= ${(SEGMENT_LEDGERS + 6) * IMAGE_BUCKETS}`), 0);
+    assert.equal(q('SELECT count(*) AS n FROM entry_history_images') > 0, true);
+    assert.equal(q(`SELECT count(*) AS n FROM entry_history_writers WHERE segment >= ${HISTORY_SEGMENT_LEDGERS === SEGMENT_LEDGERS ? 1 : 0}`), 0);
     assert.equal(q(`SELECT count(*) AS n FROM transactions WHERE ledger_sequence > ${SEGMENT_LEDGERS + 5}`), 0);
     assert.equal(q(`SELECT count(*) AS n FROM transaction_hashes WHERE transaction_id >= ${(SEGMENT_LEDGERS + 6) * 2 ** 32}`), 0);
     assert.equal(q(`SELECT count(*) AS n FROM fee_samples WHERE ledger_sequence > ${SEGMENT_LEDGERS + 5}`), 0);

@@ -1,7 +1,6 @@
 // Stored events as getEvents and queryEvents serve them: a page filled from the event index a
 // chunk at a time in the query's order, each event rendered as one EventInfo.
 import { StrKey } from '@stellar/stellar-sdk';
-import { xdr } from '../../../xdr/xdr.ts';
 import { ErrorCode, RpcError } from '../../errors.ts';
 import type { EventQuery, StoreReader, StoredEvent } from '../../../store/types.ts';
 import type { EventPosition } from '../../../events/types.ts';
@@ -9,7 +8,8 @@ import { CONTRACT_EVENT_TYPE_NAMES, parseContractEvent } from '../../../events/e
 import { comparePositions, formatEventId } from '../../../events/eventIds.ts';
 import { toBase64, toHex } from '../../../xdr/codec.ts';
 import type { Page } from './page.ts';
-import { xdrJson, type XdrFormat } from './xdrFormat.ts';
+import type { XdrFormat } from './xdrFormat.ts';
+import { xdrJsonText } from '../../xdrJson.ts';
 import { contractIdOrEmpty, hexHash, ledgerSequence, object, uint32, xdrList, xdrValue } from './schemas.ts';
 import type { JsonSchema } from '../types.ts';
 
@@ -85,12 +85,12 @@ export class EventRenderer {
     };
     // `topic` is always present (the reference omits an empty list; Python's client requires it).
     if (this.format === 'json') {
-      info.topicJson = parsed.topics.map((t) => xdrJson(xdr.ScVal, t));
-      info.valueJson = xdrJson(xdr.ScVal, parsed.value);
-    } else {
-      info.topic = parsed.topics.map(toBase64);
-      info.value = toBase64(parsed.value);
+      // the JSON comes as text, spliced in after the other members (the last ones in the reference's order)
+      const topics = parsed.topics.map((t) => xdrJsonText('ScVal', t)).join(',');
+      return `${JSON.stringify(info).slice(0, -1)},"topicJson":[${topics}],"valueJson":${xdrJsonText('ScVal', parsed.value)}}`;
     }
+    info.topic = parsed.topics.map(toBase64);
+    info.value = toBase64(parsed.value);
     return JSON.stringify(info);
   }
 }

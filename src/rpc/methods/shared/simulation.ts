@@ -9,7 +9,8 @@ import { xdr } from '../../../xdr/xdr.ts';
 import type { AuthMode, Simulation } from '../../../host/simulator.ts';
 import { innerTransaction, decodeEnvelope } from '../../../xdr/transactions.ts';
 import { decodeBase64Std } from '../../../xdr/codec.ts';
-import { formatOf, xdrFormatError, xdrJson, type XdrFormat, type XdrJsonClass } from './xdrFormat.ts';
+import { formatOf, xdrFormatError, xdrJson, type XdrFormat } from './xdrFormat.ts';
+import type { XdrTypeName } from '../../xdrJson.ts';
 import type { JsonSchema } from '../types.ts';
 import {
   arrayOf, described, ledgerSequence, object, optional, uint64String, xdrList, xdrValue,
@@ -104,7 +105,7 @@ export function planSimulation(params: Record<string, unknown>): SimulationPlan 
   }
 }
 
-const json = (cls: XdrJsonClass, b64: string): unknown => xdrJson(cls, new Uint8Array(Buffer.from(b64, 'base64')));
+const json = (type: XdrTypeName, b64: string): unknown => xdrJson(type, new Uint8Array(Buffer.from(b64, 'base64')));
 
 /**
  * The result object, with the reference's field names, order and omissions (Go `omitempty`):
@@ -118,36 +119,36 @@ export function simulationResult(sim: Simulation, plan: Pick<SimulationPlan, 'ki
   const out: Record<string, unknown> = {};
   if (sim.error) out.error = sim.error;
   if (sim.transactionData) {
-    if (asJson) out.transactionDataJson = json(xdr.SorobanTransactionData, sim.transactionData);
+    if (asJson) out.transactionDataJson = json('SorobanTransactionData', sim.transactionData);
     else out.transactionData = sim.transactionData;
   }
   if (sim.events.length > 0) {
-    if (asJson) out.eventsJson = sim.events.map((e) => json(xdr.DiagnosticEvent, e));
+    if (asJson) out.eventsJson = sim.events.map((e) => json('DiagnosticEvent', e));
     else out.events = sim.events;
   }
   if (sim.minResourceFee !== '0') out.minResourceFee = sim.minResourceFee;
   if (sim.result) {
     const { auth, xdr: retval } = sim.result;
     out.results = [asJson
-      ? { ...(auth.length > 0 ? { authJson: auth.map((a) => json(xdr.SorobanAuthorizationEntry, a)) } : {}), returnValueJson: json(xdr.ScVal, retval) }
+      ? { ...(auth.length > 0 ? { authJson: auth.map((a) => json('SorobanAuthorizationEntry', a)) } : {}), returnValueJson: json('ScVal', retval) }
       : { auth, xdr: retval }];
   }
   if (plan.kind === 'invoke') out.cost = { cpuInsns: sim.cost.cpuInsns, memBytes: sim.cost.memBytes };
   if (sim.restorePreamble) {
     const p = sim.restorePreamble;
     out.restorePreamble = asJson
-      ? { transactionDataJson: json(xdr.SorobanTransactionData, p.transactionData), minResourceFee: p.minResourceFee }
+      ? { transactionDataJson: json('SorobanTransactionData', p.transactionData), minResourceFee: p.minResourceFee }
       : { transactionData: p.transactionData, minResourceFee: p.minResourceFee };
   }
   if (sim.stateChanges.length > 0) {
     out.stateChanges = sim.stateChanges.map((c) => (asJson
       ? {
         type: c.type,
-        keyJson: json(xdr.LedgerKey, c.key),
+        keyJson: json('LedgerKey', c.key),
         before: null,
-        ...(c.before !== undefined ? { beforeJson: json(xdr.LedgerEntry, c.before) } : {}),
+        ...(c.before !== undefined ? { beforeJson: json('LedgerEntry', c.before) } : {}),
         after: null,
-        ...(c.after !== undefined ? { afterJson: json(xdr.LedgerEntry, c.after) } : {}),
+        ...(c.after !== undefined ? { afterJson: json('LedgerEntry', c.after) } : {}),
       }
       : { type: c.type, key: c.key, before: c.before ?? null, after: c.after ?? null }));
   }

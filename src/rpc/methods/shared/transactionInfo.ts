@@ -1,11 +1,11 @@
 // The per-transaction fields getTransaction and getTransactions share (the reference's
 // TransactionDetails), in the reference's field order and omitempty rules. With xdrFormat "json" the
-// XDR is rendered on the worker threads (a transaction's meta can take long to render).
+// XDR is rendered off the event loop (src/rpc/xdrJson.ts; a transaction's meta can be large).
 import type { StoredTransaction } from '../../../store/types.ts';
 import { toBase64, toHex } from '../../../xdr/codec.ts';
 import type { HeavyWork } from '../../heavyWork.ts';
 import { EncodedJson, jsonParts, type JsonPart } from '../../rawJson.ts';
-import type { XdrJsonItem } from '../../xdrJsonWorkers.ts';
+import type { XdrJsonItem } from '../../xdrJson.ts';
 import type { XdrFormat } from './xdrFormat.ts';
 import type { JsonSchema } from '../types.ts';
 import {
@@ -34,7 +34,7 @@ function base64Fields(tx: StoredTransaction): Record<string, unknown> {
   return out;
 }
 
-/** The same fields as JSON (…Json instead of …Xdr), their values rendered on the workers. */
+/** The same fields as JSON (…Json instead of …Xdr), their values rendered off the event loop. */
 async function jsonFields(tx: StoredTransaction, heavy: HeavyWork): Promise<Record<string, unknown>> {
   const { diagnosticEventsXdr, transactionEventsXdr, contractEventsXdr } = tx.events;
   const items: XdrJsonItem[] = [
@@ -60,8 +60,8 @@ async function jsonFields(tx: StoredTransaction, heavy: HeavyWork): Promise<Reco
 /**
  * An answer built around a found transaction's XDR fields (envelope, result, meta, diagnostic
  * events, events) by `build`. As base64 it is a plain value, made at once (getTransaction is polled:
- * its hot path stays synchronous and JSON.stringify'd); as JSON the fields are rendered on the
- * workers and the answer comes as pieces with them spliced in.
+ * its hot path stays synchronous and JSON.stringify'd); as JSON the fields are rendered off the
+ * event loop and the answer comes as pieces with them spliced in.
  */
 export function withTransactionFields<T>(tx: StoredTransaction, format: XdrFormat, heavy: HeavyWork,
   build: (fields: Record<string, unknown>) => T): T | Promise<JsonPart[]> {

@@ -1,8 +1,9 @@
 // The optional `xdrFormat` param ("" | "base64" | "json") and the conversions it selects. With "json",
-// each …Xdr field is replaced by a …Json field holding the JSON form of the decoded value
-// (the same serde shape the reference's Rust xdr2json produces).
+// each …Xdr field is replaced by a …Json field holding the JSON form of the decoded value, rendered
+// by the same Rust crate (stellar-xdr's serde) as the reference's xdr2json (src/rpc/xdrJson.ts).
 import { invalidParams } from '../../errors.ts';
 import { toBase64 } from '../../../xdr/codec.ts';
+import { xdrJsonText, type XdrTypeName } from '../../xdrJson.ts';
 
 export type XdrFormat = 'base64' | 'json';
 
@@ -21,14 +22,9 @@ export function parseXdrFormat(value: unknown): XdrFormat {
   return formatOf(value);
 }
 
-/** An XDR type, e.g. xdr.LedgerHeader: decodes bytes into a value that renders itself as JSON. */
-export interface XdrJsonClass {
-  fromXdr(input: Uint8Array): { toJson(): unknown };
-}
-
-/** The JSON form of XDR bytes of type `cls`. */
-export const xdrJson = (cls: XdrJsonClass, bytes: Uint8Array): unknown => cls.fromXdr(bytes).toJson();
+/** The JSON form of XDR bytes of type `type`, as a value (small values: see xdrJsonText). */
+export const xdrJson = (type: XdrTypeName, bytes: Uint8Array): unknown => JSON.parse(xdrJsonText(type, bytes));
 
 /** Base64 of the bytes, or their JSON form, depending on the format. */
-export const renderXdr = (format: XdrFormat, cls: XdrJsonClass, bytes: Uint8Array): unknown =>
-  format === 'json' ? xdrJson(cls, bytes) : toBase64(bytes);
+export const renderXdr = (format: XdrFormat, type: XdrTypeName, bytes: Uint8Array): unknown =>
+  format === 'json' ? xdrJson(type, bytes) : toBase64(bytes);

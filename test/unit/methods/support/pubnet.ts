@@ -84,7 +84,7 @@ export const testNode: NodeInfo = {
 };
 
 /** The heavy-work slots and XDR JSON workers the unit tests share (workers start on first use). */
-export const testHeavy = new HeavyWork({ concurrency: 2, jsonWorkers: 1 });
+export const testHeavy = new HeavyWork({ concurrency: 2, jsonThreads: 1 });
 
 /** One call's limits: a signal that never fires (unless given) and a budget of `budgetBytes` (0: none). */
 export const testCall = (signal = new AbortController().signal, budgetBytes = 0): MethodCall =>

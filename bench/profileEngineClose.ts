@@ -1,0 +1,77 @@
+// Where an engine close and store of a ledger of payments goes: `node bench/profileEngineClose.ts
+// [payments] [samples] [--prof dir]` sets up `payments` lanes (payments only: no trustlines to trade,
+// no book) through bench/engineClose.ts's EngineLedgers, then closes and stores `samples` ledgers of
+// one payment per lane, printing each step's time and the medians. With --prof, the measured
+// ledgers alone are profiled (node:inspector) and the hottest functions printed; open the
+// .cpuprofile in Chrome DevTools for the full picture. A development aid, not part of `npm run bench`.
+import { Session } from 'node:inspector/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineLedgers, closeAndStorePayments, type StoreStepsMs } from './engineClose.ts';
+import { Market } from './market.ts';
+import { fmt, median } from './stats.ts';
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+const args = process.argv.slice(2);
+const profIdx = args.indexOf('--prof');
+const profDir = profIdx >= 0 ? args.splice(profIdx, 2)[1] : undefined;
+const payments = Number(args[0] ?? 10_000);
+const samples = Number(args[1] ?? 5);
+const log = (m: string) => process.stdout.write(`${m}\n`);
+
+const market = new Market({ lanes: payments, tradingLanes: 0, makers: 0, offersPerMaker: 0 });
+const engine = new EngineLedgers();
+try {
+  const t0 = performance.now();
+  for (const step of market.steps()) engine.runStep(step);
+  log(`setup: ${payments} lanes in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  closeAndStorePayments(engine, market, payments, 1, (m) => log(`warm-up${m}`));
+  const session = profDir ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const ms = closeAndStorePayments(engine, market, payments, samples, log);
+  const med = (k: keyof StoreStepsMs) => fmt(median(ms.map((m) => m[k])));
+  log(`medians of ${samples}: total ${med('total')} ms (close ${med('close')}, encode ${med('encode')}, convert ${med('convert')}, write ${med('write')}; CPU ${med('cpu')})`);
+  if (session && profDir) {
+    const { profile } = await session.post('Profiler.stop') as unknown as { profile: Profile };
+    mkdirSync(profDir, { recursive: true });
+    const file = join(profDir, `engineClose-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    summarize(profile, file);
+  }
+} finally {
+  engine.dispose();
+}
+
+function summarize(profile: Profile, file: string): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const timeOf = new Map<number, number>();
+  profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...timeOf.values()].reduce((a, b) => a + b, 0);
+  const label = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src|bench)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [id, t] of timeOf) {
+    const l = label(byId.get(id)!);
+    self.set(l, (self.get(l) ?? 0) + t);
+    const seen = new Set<string>(); // recursion must not count a sample twice
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = label(byId.get(cur)!);
+      if (!seen.has(k)) { seen.add(k); inclusive.set(k, (inclusive.get(k) ?? 0) + t); }
+    }
+  }
+  const top = (m: Map<string, number>, n: number, filter: (k: string) => boolean = () => true) =>
+    [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n)
+      .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+  log(`\nprofile: ${file} (${(total / 1e6).toFixed(1)} s)`);
+  log(`\nself time:\n${top(self, 40)}`);
+  log(`\ninclusive time, lumen-rpc code:\n${top(inclusive, 50, (k) => k.includes(' src/'))}`);
+}

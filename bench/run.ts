@@ -27,6 +27,7 @@ import { runProtocolsBench } from './protocols.ts';
 import { runInvocationsBench } from './invocations.ts';
 import { runCloseStall } from './closeStall.ts';
 import { runIngestionBench } from './ingestion.ts';
+import { DEFAULT_BIG_LEDGERS_OPTIONS, QUICK_BIG_LEDGERS_OPTIONS, runBigLedgersBench } from './bigLedgers.ts';
 import { runBootstrapBench } from './bootstrap.ts';
 import { runLedgersFromDatastoreBench } from './ledgersFromDatastore.ts';
 import { runHeavyRequestsBench } from './heavyRequests.ts';
@@ -344,6 +345,14 @@ await section('serving while heavy requests run', ['getLatestLedger p99 while cl
 await section('answer encoding', ['getLedgers of 10 pubnet ledgers, xdrFormat json vs base64', 'getLedgers of 10 pubnet ledgers as base64, gzip / zstd', 'getLedgers of 10 pubnet ledgers as json, gzip / zstd'], answerEncodingSection);
 await section('streaming', ['Events subscription, commit to client, 1,000 subscribers on distinct contract ids', 'The same with 10,000 idle WebSocket connections open', 'Memory per idle WebSocket connection', 'getEvents polling at one request per ledger (baseline)'], streamingSection);
 await section('ingestion', ['Ingestion of real pubnet ledgers from a datastore'], ingestionSection);
+await section('big ledgers', ['6,000-SAC-transfer ledgers ingested and queryable, per ledger (follower, datastore)', 'getEvents p99 while 6,000-transaction ledgers are ingested', 'getTransaction p99 while 6,000-transaction ledgers are ingested'], async () => {
+  const options = QUICK ? QUICK_BIG_LEDGERS_OPTIONS : DEFAULT_BIG_LEDGERS_OPTIONS;
+  // `--big-ledgers N`: measure N ledgers instead (each takes the node about a second or more)
+  const i = process.argv.indexOf('--big-ledgers');
+  const r = await runBigLedgersBench(i > 0 ? { ...options, ledgers: Number(process.argv[i + 1]) } : options, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+});
 await section('getLedgers beyond the retention window', ['getLedgers beyond the retention window: pages from the datastore'], ledgersFromDatastoreSection);
 await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a history archive'], bootstrapSection);
 await section('fast-forward', ['Fast-forward: 1,000,000 ledgers in one lumen_closeLedgers (standalone, contract state)'], fastForwardSection);

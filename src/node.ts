@@ -129,6 +129,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const hub = new SubscriptionHub({
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
+    maxStreamLagMs: config.maxStreamLag * 1000,
   });
   const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({

@@ -98,7 +98,8 @@ export interface Config {
   // streaming (WebSocket and SSE subscriptions, src/stream/)
   maxWebsocketConnections: number;        // open WebSocket connections; more Upgrades are refused with 503
   maxSubscriptionsPerConnection: number;  // subscriptions one connection may hold; more: -32000
-  maxStreamBufferBytes: number;           // a connection's unsent bytes beyond which it is closed (4001)
+  maxStreamBufferBytes: number;           // a connection's unsent bytes beyond which it is closed (4001), once it lags
+  maxStreamLag: number;                   // seconds a live item may wait for a connection over its buffer before it is closed (4001)
   websocketPingInterval: number;          // seconds between pings; a ping unanswered by the next closes (1008)
   websocketPermessageDeflate: boolean;    // offer permessage-deflate (RFC 7692) to WebSocket clients; costs memory per connection
 }
@@ -225,6 +226,7 @@ export const defaultConfig: Config = {
   maxWebsocketConnections: 20_000,
   maxSubscriptionsPerConnection: 100,
   maxStreamBufferBytes: 4 * 1024 * 1024,
+  maxStreamLag: 30,
   websocketPingInterval: 30,
   websocketPermessageDeflate: false,
 };

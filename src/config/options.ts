@@ -91,7 +91,8 @@ export const options: readonly OptionSpec[] = [
   { flag: 'http-compression', key: 'httpCompression', kind: 'bool', help: 'JSON-RPC answers of 4 KiB and more in zstd or gzip (Content-Encoding) to clients whose Accept-Encoding asks for them; false: never compressed' },
   { flag: 'max-websocket-connections', key: 'maxWebsocketConnections', kind: 'int', positive: true, help: 'open WebSocket connections (streaming); more Upgrades are answered 503' },
   { flag: 'max-subscriptions-per-connection', key: 'maxSubscriptionsPerConnection', kind: 'int', positive: true, help: 'subscriptions one WebSocket connection may hold; more are refused with -32000' },
-  { flag: 'max-stream-buffer-bytes', key: 'maxStreamBufferBytes', kind: 'int', positive: true, help: 'bytes a streaming connection may leave unread; beyond them it is closed (WebSocket code 4001) and resumes from its last id' },
+  { flag: 'max-stream-buffer-bytes', key: 'maxStreamBufferBytes', kind: 'int', positive: true, help: 'bytes a streaming connection may leave unread; nothing more is sent while it holds over half of them; beyond them, once it lags --max-stream-lag, it is closed (WebSocket code 4001) and resumes from its last id' },
+  { flag: 'max-stream-lag', key: 'maxStreamLag', kind: 'seconds', help: 'how long a live item may wait for a streaming connection over its buffer before the connection is closed as too slow (e.g. 30s)' },
   { flag: 'websocket-ping-interval', key: 'websocketPingInterval', kind: 'seconds', help: 'time between WebSocket pings; a ping not answered by the next one closes the connection (1008); 0: no pings (e.g. 30s)' },
   { flag: 'websocket-permessage-deflate', key: 'websocketPermessageDeflate', kind: 'bool', help: 'compress WebSocket messages of 1 KiB and more for clients that offer permessage-deflate (RFC 7692); costs about 100 KiB of memory per connection that receives one, and CPU per connection for each notification' },
 ];

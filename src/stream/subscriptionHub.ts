@@ -10,7 +10,14 @@
 // moment and synchronously; from then on the live path delivers ledgers after its `through`, so no
 // ledger is delivered twice and none is skipped.
 //
-// A connection whose unsent bytes pass the limit is closed (4001): it resumes from its last id.
+// Items go to a connection as it takes them: a replay waits before each item while the connection
+// holds over half its buffer limit, and live items wait in the connection's outbox (references to
+// the rendered texts, shared by every subscriber) while it does. So one item bigger than the limit
+// (a 17 MB ledger) still goes out, and a ledger of 6,000 transactions and 18,000 events reaches a
+// client that keeps up, however many bytes it is. A connection is too slow, and closed (4001; it
+// resumes from its last id), when new items come while it holds more than the limit and its oldest
+// undelivered item has waited over the lag limit (30 s): it is falling behind. (Not a count of ledgers: a
+// follower catching up commits many at once, and a client that reads at once must not pay for it.)
 //
 // A developer revert (the feed's `reverted`) takes the stored ledgers back: live subscriptions go on
 // from the reverted-to ledger, so they receive the re-closed sequences (with their new contents)
@@ -28,7 +35,10 @@ import { LedgersKind } from './kinds/ledgers.ts';
 import { EventsKind } from './kinds/events.ts';
 import { TransactionsKind } from './kinds/transactions.ts';
 import { TransactionKind } from './kinds/transaction.ts';
-import { beforeNextPage, roomFor } from './replay.ts';
+import { beforeNextPage, whenTaken } from './replay.ts';
+
+/** How long a live item may wait for its connection before that connection counts as lagging. */
+const DEFAULT_MAX_LAG_MS = 30_000;
 
 /** JSON-RPC code of "too many subscriptions" (a server error, as the spec of issue 15 fixes it). */
 export const TOO_MANY_SUBSCRIPTIONS = -32000;
@@ -40,8 +50,10 @@ export interface SubscriptionHubOptions {
   logger?: Logger;
   metrics?: Metrics;
   maxSubscriptionsPerConnection: number;
-  /** A connection's unsent bytes beyond which it is closed with 4001 (0: no limit). */
+  /** A connection's unsent bytes beyond which it is closed with 4001 (0: no limit), once it lags too. */
   maxStreamBufferBytes: number;
+  /** How long a live item may wait for its connection before that connection counts as lagging (--max-stream-lag; default 30 s). */
+  maxStreamLagMs?: number;
   /** The kinds served (default: all of them); tests may pass their own. */
   kinds?: readonly Kind[];
 }
@@ -49,11 +61,13 @@ export interface SubscriptionHubOptions {
 export class SubscriptionHub {
   private readonly kinds = new Map<StreamKindName, Kind>();
   private readonly bySink = new Map<StreamSink, Map<string, Subscription>>();
+  private readonly outboxes = new Map<StreamSink, Outbox>();
   private readonly counts = new Map<StreamKindName, number>();
   private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
   private readonly maxSubscriptions: number;
   private readonly maxBuffered: number;
+  private readonly maxLagMs: number;
   private readonly stopListening: () => void;
   private readonly stopListeningReverts: () => void;
   /** Counts the store's reverts: work begun before one is dropped rather than delivered after it. */
@@ -73,6 +87,7 @@ export class SubscriptionHub {
     this.metrics = options.metrics;
     this.maxSubscriptions = options.maxSubscriptionsPerConnection;
     this.maxBuffered = options.maxStreamBufferBytes;
+    this.maxLagMs = options.maxStreamLagMs ?? DEFAULT_MAX_LAG_MS;
     for (const kind of options.kinds ?? defaultKinds(options.ctx)) this.kinds.set(kind.name, kind);
     this.announced = Math.max(options.feed.latest, options.ctx.store.ledgerRange()?.latest.sequence ?? 0);
     this.stopListening = options.feed.listen((ledgers) => this.committed(ledgers));
@@ -138,6 +153,7 @@ export class SubscriptionHub {
     if (subs === undefined) return;
     for (const sub of [...subs.values()]) this.end(sub);
     this.bySink.delete(sink);
+    this.outboxes.delete(sink);
   }
 
   /** Stops: every connection with a subscription is closed with 1001 (the transports close the others). */
@@ -208,9 +224,11 @@ export class SubscriptionHub {
           }
           // a revert while reading: what was read may be a dropped ledger's; the queue says what is next
           if (reverts !== this.reverts) break;
+          const touched = new Set<StreamSink>();
           for (const { sub, item } of deliveries) {
-            if (sub.live && !sub.ended && sub.through < sequence) this.send(sub, item, kind.single);
+            if (sub.live && !sub.ended && sub.through < sequence && this.enqueue(sub, item, kind.single)) touched.add(sub.sink);
           }
+          for (const sink of touched) this.flush(sink);
           for (const sub of kind.live()) if (sub.through < sequence) sub.through = sequence;
         }
       }
@@ -231,10 +249,11 @@ export class SubscriptionHub {
           if (stopped()) return;
           const page = await kind.replay(sub, target, kind.pageSize);
           for (const item of page.items) {
-            await roomFor(sub.sink, item.text.length, this.maxBuffered, stopped);
+            // item by item (not a page at once): a compressed connection holds each item whole until
+            // its coder gets to it, and ledgers of megabytes would pass the limit before any is taken
+            await whenTaken(sub.sink, this.maxBuffered, stopped);
             if (stopped()) return;
             this.send(sub, item, kind.single);
-            if (stopped()) return;
           }
           if (page.done) break;
           await beforeNextPage(sub.sink, this.maxBuffered, stopped);
@@ -267,11 +286,51 @@ export class SubscriptionHub {
       this.end(sub);
       sink.subscriptionEnded?.(sub.id);
     }
-    if (this.maxBuffered > 0 && sink.bufferedBytes > this.maxBuffered) {
+  }
+
+  /**
+   * Puts a live item in its connection's outbox; false when the connection
+   * was found too slow instead (see the top of this file) and closed.
+   */
+  private enqueue(sub: Subscription, item: StreamItem, final: boolean): boolean {
+    const sink = sub.sink;
+    let box = this.outboxes.get(sink);
+    if (box === undefined) {
+      box = { items: [], bytes: 0, flushing: false };
+      this.outboxes.set(sink, box);
+    }
+    const now = performance.now();
+    const oldest = box.items[0]?.queuedAt;
+    if (this.maxBuffered > 0 && oldest !== undefined && now - oldest > this.maxLagMs && box.bytes + sink.bufferedBytes > this.maxBuffered) {
       this.metrics?.streamSubscriberDropped('slow');
       sink.close(CloseCode.tooSlow, `too slow: over ${this.maxBuffered} bytes unsent; resume from your last id`);
       this.dropSink(sink);
+      return false;
     }
+    box.items.push({ sub, item, final, queuedAt: now });
+    box.bytes += item.text.length;
+    return true;
+  }
+
+  /** Hands the outbox's items to the connection, as fast as it takes them (at once while it keeps up). */
+  private flush(sink: StreamSink): void {
+    const box = this.outboxes.get(sink);
+    if (box === undefined || box.flushing) return;
+    box.flushing = true;
+    const gone = (): boolean => this.closed || this.outboxes.get(sink) !== box;
+    void (async () => {
+      try {
+        while (box.items.length > 0 && !gone()) {
+          await whenTaken(sink, this.maxBuffered, gone);
+          if (gone()) return;
+          const next = box.items.shift()!;
+          box.bytes -= next.item.text.length;
+          this.send(next.sub, next.item, next.final);
+        }
+      } finally {
+        box.flushing = false;
+      }
+    })();
   }
 
   /** A subscription that cannot go on without a gap: its connection is closed (it resumes from its last id). */
@@ -289,6 +348,14 @@ export class SubscriptionHub {
     this.counts.set(sub.kind, (this.counts.get(sub.kind) ?? 1) - 1);
     this.bySink.get(sub.sink)?.delete(sub.id);
   }
+}
+
+/** Live items of one connection not handed to it yet, oldest first, and their text's length. */
+interface Outbox {
+  items: Array<{ sub: Subscription; item: StreamItem; final: boolean; queuedAt: number }>;
+  bytes: number;
+  /** A flush is handing them over (waiting, maybe, for the connection to take what it has). */
+  flushing: boolean;
 }
 
 function defaultKinds(ctx: MethodContext): Kind[] {

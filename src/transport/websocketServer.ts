@@ -192,8 +192,11 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
     });
     const send = (answer: Answer): void => {
       if (answer === null || ws.readyState !== WebSocket.OPEN) return;
+      // over the limit before this answer: the client is not reading. One answer bigger than the
+      // limit (a getLedgers page of a 17 MB ledger) goes to a client that is.
+      const unsent = ws.bufferedAmount;
       sendText(ws, answerText(answer));
-      if (maxBuffered > 0 && ws.bufferedAmount > maxBuffered) {
+      if (maxBuffered > 0 && unsent > maxBuffered) {
         metrics?.streamSubscriberDropped('slow');
         sink.close(CloseCode.tooSlow, `too slow: over ${maxBuffered} bytes unsent; resume from your last id`);
       }

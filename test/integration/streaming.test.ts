@@ -198,7 +198,7 @@ describe('streaming: a client that reads nothing', () => {
     const admin = await freePort();
     metricsUrl = `http://127.0.0.1:${admin}/metrics`;
     node = await startNodeProcess({ args: [
-      '--ledger-close-interval', '50ms', '--log-level', 'warn', '--max-stream-buffer-bytes', '65536', '--admin-endpoint', `127.0.0.1:${admin}`,
+      '--ledger-close-interval', '50ms', '--log-level', 'warn', '--max-stream-buffer-bytes', '65536', '--max-stream-lag', '1s', '--admin-endpoint', `127.0.0.1:${admin}`,
     ] });
   });
   after(async () => { await node?.stop(); });

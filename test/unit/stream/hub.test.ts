@@ -19,9 +19,9 @@ import { LedgersKind } from '../../../src/stream/kinds/ledgers.ts';
 import type { Kind } from '../../../src/stream/kinds/kind.ts';
 import { rejectingSubmitter, testHeavy, testNode, unavailableSimulator } from '../methods/support/pubnet.ts';
 
-function batch(seq: number, variant = 0): IngestBatch {
+function batch(seq: number, variant = 0, metaBytes = 2): IngestBatch {
   return {
-    ledger: { sequence: seq, hash: new Uint8Array(32).fill((seq + variant) & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array([1, 2, seq & 0xff]), meta: new Uint8Array([3, 4]) },
+    ledger: { sequence: seq, hash: new Uint8Array(32).fill((seq + variant) & 0xff), closeTime: 1_700_000_000 + seq, protocolVersion: 28, header: new Uint8Array([1, 2, seq & 0xff]), meta: new Uint8Array(metaBytes).fill(3) },
     transactions: [], entryWrites: [], feeSamples: [],
   };
 }
@@ -48,7 +48,7 @@ class HeldLedgers extends LedgersKind {
   }
 }
 
-function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number; kinds?: (ctx: MethodContext) => Kind[] } = {}) {
+function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number; maxLagMs?: number; kinds?: (ctx: MethodContext) => Kind[]; metaBytes?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-hub-'));
   const store = new SqliteStore(join(dir, 'rpc.sqlite'));
   const feed = new LedgerFeed();
@@ -56,12 +56,13 @@ function setup(first: number, last: number, options: { maxSubscriptions?: number
   let next = first;
   /** `variant` changes the ledgers' hashes (ledgers re-closed after a revert). */
   const write = (n: number, variant = 0): void => {
-    for (let i = 0; i < n; i++) writer.write([batch(next++, variant)], { deriveStateSizeWindow: false });
+    for (let i = 0; i < n; i++) writer.write([batch(next++, variant, options.metaBytes)], { deriveStateSizeWindow: false });
   };
   write(last - first + 1);
   const ctx: MethodContext = { store, config: defaultConfig, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy };
   const hub = new SubscriptionHub({
     feed, ctx, maxSubscriptionsPerConnection: options.maxSubscriptions ?? 100, maxStreamBufferBytes: options.maxBuffered ?? 0,
+    maxStreamLagMs: options.maxLagMs,
     kinds: options.kinds?.(ctx),
   });
   /** A developer revert through the commit point: the next ledger written is `ledger + 1` again. */
@@ -183,7 +184,7 @@ describe('SubscriptionHub (ledgers)', () => {
   });
 
   it('closes a connection over the buffer limit with 4001 and keeps serving the others', async () => {
-    const t = setup(2, 5, { maxBuffered: 1000 });
+    const t = setup(2, 5, { maxBuffered: 1000, maxLagMs: 0 });
     try {
       const slow = new RecordingSink();
       slow.stalled = true;
@@ -191,7 +192,7 @@ describe('SubscriptionHub (ledgers)', () => {
       t.hub.subscribe(slow, { kind: 'ledgers' });
       t.hub.subscribe(fine, { kind: 'ledgers' });
       await settle();
-      for (let i = 0; i < 20 && slow.closed === undefined; i++) { t.write(1); await settle(); }
+      for (let i = 0; i < 20 && slow.closed === undefined; i++) { t.write(1); await settle(); await new Promise((r) => setTimeout(r, 2)); }
       assert.equal(slow.closed?.code, 4001);
       assert.match(slow.closed!.reason, /too slow: over 1000 bytes unsent; resume from your last id/);
       const had = fine.notes.length;
@@ -200,6 +201,25 @@ describe('SubscriptionHub (ledgers)', () => {
       assert.equal(fine.notes.length, had + 2);
       assert.equal(t.hub.subscriptionCounts().ledgers, 1);
     } finally { t.close(); }
+  });
+
+  it('items bigger than the buffer limit reach a connection that takes them, replayed or live (issue 27)', async () => {
+    const t = setup(2, 4, { maxBuffered: 1000, metaBytes: 6000 });
+    const sink = new RecordingSink();
+    sink.stalled = true;
+    // a client that takes what it was sent a few milliseconds later
+    const reader = setInterval(() => { sink.bufferedBytes = 0; }, 3);
+    try {
+      const replayed = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
+      const live = t.hub.subscribe(sink, { kind: 'ledgers' });
+      await settle();
+      t.write(3); // 5..7 in one go: each ledger's item is 8 times the limit
+      const deadline = Date.now() + 10_000;
+      while ((sink.ids(replayed).length < 6 || sink.ids(live).length < 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.deepEqual(sink.ids(replayed), range(2, 7), JSON.stringify({ closed: sink.closed, notes: sink.notes.map((n) => [n.subscription, n.id]) }));
+      assert.deepEqual(sink.ids(live), range(5, 7));
+      assert.equal(sink.closed, undefined, 'not too slow: it took each item');
+    } finally { clearInterval(reader); t.close(); }
   });
 
   it('close() ends every connection with 1001', async () => {

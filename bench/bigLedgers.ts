@@ -52,7 +52,7 @@ export interface BigLedgersBenchOptions {
   retention: number;
 }
 
-export const DEFAULT_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 300, alone: 20, warmup: 3, transactions: 6000, readers: 8, idleSeconds: 10, retention: 30 };
+export const DEFAULT_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 100, alone: 20, warmup: 3, transactions: 6000, readers: 8, idleSeconds: 10, retention: 30 };
 export const QUICK_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 8, alone: 4, warmup: 2, transactions: 6000, readers: 8, idleSeconds: 3, retention: 30 };
 
 const STELLAR_BAR_MS = 140;

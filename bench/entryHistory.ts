@@ -1,15 +1,14 @@
 // The cost of getLedgerEntries at a past ledger (src/store/sqlite/entryHistory.ts):
 //  - reads: the method (in process, on a real SQLite store) for the same keys at the window's far
 //    end and at the latest ledger (the baseline), interleaved call by call; p50/p99 and their ratio;
-//  - storage: bytes the history table and its index add per million entry changes, on synthetic
+//  - storage: bytes the history's tables add per million entry changes, on synthetic
 //    account updates and on the ten real pubnet ledgers (their entries' versions before the first
 //    ledger taken from the metas' pre-images), where it is also set against the metas the store
 //    already keeps;
 //  - ingestion: the time to store pubnet ledgers (converted beforehand) with the history kept and
 //    without it (--ledger-entry-history false), in two stores fed the same ledgers alternately;
-//  - the alternative not chosen, reading pre-images out of the stored LedgerCloseMetas plus an
-//    index of the ledgers that changed each key: that index's size, and the time to read and decode
-//    one stored meta, which such a read pays for every distinct ledger it has to open.
+//  - the time to read and decode one stored meta, which a read without the packed images would pay
+//    for every distinct ledger it has to open.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,30 +78,18 @@ function tableBytes(path: string, tables: string[]): number {
   }
 }
 
-const HISTORY = ['ledger_entry_history'];
+const HISTORY = ['entry_history_images', 'entry_history_writers'];
 
-/**
- * The alternative's index (which ledgers changed each key), built from the same changes in a
- * scratch table: its bytes, then dropped.
- */
-function changeIndexBytes(path: string): number {
-  const db = new DatabaseSync(path);
-  try {
-    db.exec(`CREATE TABLE bench_key_changes (key BLOB NOT NULL, ledger INTEGER NOT NULL, PRIMARY KEY (key, ledger)) WITHOUT ROWID;
-             INSERT INTO bench_key_changes SELECT key, (id >> 24) + 1 FROM ledger_entry_history ORDER BY key, id`);
-  } finally {
-    db.close();
-  }
-  const bytes = tableBytes(path, ['bench_key_changes']);
-  const drop = new DatabaseSync(path);
-  drop.exec('DROP TABLE bench_key_changes');
-  drop.close();
-  return bytes;
-}
-
+/** The changes the history holds: the images its rows pack (each blob starts with their count). */
 const historyRows = (path: string): number => {
   const db = new DatabaseSync(path, { readOnly: true });
-  try { return Number((db.prepare('SELECT count(*) AS n FROM ledger_entry_history').get() as { n: number }).n); } finally { db.close(); }
+  try {
+    let n = 0;
+    for (const r of db.prepare('SELECT images FROM entry_history_images').iterate() as Iterable<{ images: Uint8Array }>) {
+      n += new DataView(r.images.buffer, r.images.byteOffset, r.images.byteLength).getUint32(0, true);
+    }
+    return n;
+  } finally { db.close(); }
 };
 
 interface Synthetic { path: string; store: SqliteStore; keys: string[]; ingestSec: number; ledgers: number }
@@ -156,7 +143,7 @@ async function readLatencies(store: SqliteStore, keys: string[], calls: number):
   return { far: timing(far), latest: timing(latest), farLedger };
 }
 
-interface PubnetCost { changes: number; historyBytes: number; metaBytes: number; indexBytes: number; decodeMs: number }
+interface PubnetCost { changes: number; historyBytes: number; metaBytes: number; decodeMs: number }
 
 /** The ten pubnet ledgers on a store holding their entries' versions from before the first one. */
 async function pubnetCost(dir: string): Promise<PubnetCost> {
@@ -184,7 +171,7 @@ async function pubnetCost(dir: string): Promise<PubnetCost> {
   store.close();
   return {
     changes: historyRows(path), historyBytes: tableBytes(path, HISTORY), metaBytes: tableBytes(path, ['ledgers']),
-    indexBytes: changeIndexBytes(path), decodeMs: median(decodeMs),
+    decodeMs: median(decodeMs),
   };
 }
 
@@ -226,7 +213,6 @@ export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m:
     syn.store.close();
     const synChanges = historyRows(syn.path);
     const synBytes = tableBytes(syn.path, HISTORY);
-    const synIndex = changeIndexBytes(syn.path);
     const perMillion = (bytes: number, changes: number) => bytes / changes * 1e6 / 2 ** 20;
     log(`  reads at ledger ${many.farLedger} vs latest, 200 keys: p50 ${fmt(many.far.p50, 2)} vs ${fmt(many.latest.p50, 2)} ms, p99 ${fmt(many.far.p99, 2)} vs ${fmt(many.latest.p99, 2)} ms; 1 key: p50 ${fmt(one.far.p50, 3)} vs ${fmt(one.latest.p50, 3)} ms`);
     log(`  synthetic history: ${synChanges.toLocaleString('en-US')} rows, ${fmt(synBytes / 2 ** 20, 1)} MiB (${fmt(perMillion(synBytes, synChanges), 0)} MiB per million changes)`);
@@ -266,7 +252,7 @@ export async function runEntryHistoryBench(o: EntryHistoryBenchOptions, log: (m:
         }), '',
         `Storage (SQLite dbstat, 16 KiB pages): the history of the synthetic store holds ${changesText} rows in ${fmt(synBytes / 2 ** 20, 1)} MiB, ${fmt(perMillion(synBytes, synChanges), 0)} MiB per million changes. On the ten pubnet fixture ledgers (their entries' earlier versions taken from the metas' pre-images, so every update keeps a real previous version) ${pub.changes.toLocaleString('en-US')} changes take ${fmt(pub.historyBytes / 2 ** 20, 2)} MiB, ${fmt(perMillion(pub.historyBytes, pub.changes), 0)} MiB per million, ${fmt(pub.historyBytes / pub.metaBytes * 100, 1)}% of the ${fmt(pub.metaBytes / 2 ** 20, 1)} MiB their LedgerCloseMetas take in the ledgers table.`, '',
         `Ingestion: the ten pubnet ledgers (about ${fmt(pub.changes / 10, 0)} entry changes each), converted once, stored ${o.ingestLoops} times over as one chain into a store keeping the history and one without it (\`--ledger-entry-history false\`), alternately ledger by ledger; after the first pass every change replaces a version the history keeps. Mean store time per ledger: ${fmt(ingest.withHistory, 1)} ms with the history, ${fmt(ingest.without, 1)} ms without (${ingest.ratio.toFixed(2)}x). Each change costs one insert at a random place of the history's index. A follower bootstrapped from a history archive backfills its window without entry writes (ledgers up to the checkpoint are history only) and pays this only from the checkpoint on.`, '',
-        `The alternative, pre-images read out of the stored metas: its index of which ledgers changed each key alone would take ${fmt(perMillion(synIndex, synChanges), 0)} MiB per million changes (synthetic; ${fmt(perMillion(pub.indexBytes, pub.changes), 0)} MiB on pubnet), and every distinct ledger a read reaches costs reading and decoding its meta: ${fmt(pub.decodeMs, 1)} ms for a pubnet ledger (median), against ${fmt(many.far.p50, 2)} ms for the whole 200-key read above.`, ''],
+        `Without the packed images, a read would decode the metas of the ledgers it reaches: ${fmt(pub.decodeMs, 1)} ms for a pubnet ledger (median), against ${fmt(many.far.p50, 2)} ms for the whole 200-key read above.`, ''],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -45,7 +45,7 @@ export interface EventsBenchOptions {
   log: (msg: string) => void;
 }
 
-export const DEFAULT_EVENTS_OPTIONS: Omit<EventsBenchOptions, 'log'> = { events: 20_000_000, ledgers: 120_960, runs: 3, queries: 200 };
+export const DEFAULT_EVENTS_OPTIONS: Omit<EventsBenchOptions, 'log'> = { events: 5_000_000, ledgers: 30_240, runs: 3, queries: 200 };
 export const QUICK_EVENTS_OPTIONS: Omit<EventsBenchOptions, 'log'> = { events: 300_000, ledgers: 2_000, runs: 1, queries: 30 };
 
 const TARGETS = { p99Ms: 100, ingestPerSec: 50_000 };

@@ -54,8 +54,11 @@ const CFG = QUICK
   : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
     protocols: { rounds: 9, perRound: 200, warmup: 100, closeLanes: 1000, closeSamples: 9 },
-    invocations: { accounts: 1000, rounds: 3, runs: 3 }, closeStall: { accounts: 1000, runs: 5 }, ingestion: { loops: 60, rounds: 3 }, ledgersFromDatastore: { loops: 20 }, bootstrap: { entries: 500_000, rounds: 3 }, heavy: { rounds: 3, seconds: 10, clients: 4, accounts: 1000, busyLedgers: 20 },
-    orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 3 },
+    // sized so that the whole run fits in 20 minutes on the 2-core machine (issue 27): the samples
+    // measured stay, the setups they need are smaller than before (fewer ledgers looped, a smaller
+    // archive and book), see the time per section at the end of BENCHMARKS.md
+    invocations: { accounts: 1000, rounds: 3, runs: 2 }, closeStall: { accounts: 1000, runs: 3 }, ingestion: { loops: 30, rounds: 3 }, ledgersFromDatastore: { loops: 10 }, bootstrap: { entries: 200_000, rounds: 3 }, heavy: { rounds: 3, seconds: 6, clients: 4, accounts: 1000, busyLedgers: 10 },
+    orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 2 },
     engine: DEFAULT_ENGINE_OPTIONS };
 /** `--only a,b`: run just the sections whose names contain one of these words (development aid). */
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1].split(',') : undefined; })();

@@ -29,6 +29,8 @@ describe('fork from a history archive (--fork-archive)', () => {
   let counterId: string;
   let holder: string;
   let n: number;
+  /** The last ledger of the v2 writes (after N). */
+  let v2Ledger: number;
   let holderV1: string;
   let instanceV1: string;
 
@@ -57,6 +59,7 @@ describe('fork from a history archive (--fork-archive)', () => {
     pay.sign(deployer);
     assert.equal((await sendAndPoll(sA, pay)).done?.status, 'SUCCESS');
     assert.notEqual(await entryXdr(a, accountKey(holder)), holderV1);
+    v2Ledger = await latest(a);
     // the checkpoint at or before N is published (A publishes each one once it has passed)
     await waitFor('A to publish the checkpoint at or before N', async () => archiveTip() >= n - ((n + 1) % 64));
     b = await startNodeProcess({
@@ -107,6 +110,8 @@ describe('fork from a history archive (--fork-archive)', () => {
   });
 
   it('without --datastore: the archive\'s latest checkpoint, ledger N its header, the test accounts funded and signable', async () => {
+    // A publishes a checkpoint once it has passed it: wait for one after the v2 writes (ledgers after N)
+    await waitFor('A to publish a checkpoint after its later writes', async () => archiveTip() >= v2Ledger);
     const tipBefore = archiveTip();
     const c = await startNodeProcess({
       readyTimeoutMs: 60_000,

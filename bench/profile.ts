@@ -11,9 +11,8 @@ import { startServer } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
 import { deployCounter } from './counter.ts';
 import { drive, incrementTx } from './simulate.ts';
+import { summarizeCpuProfile, type CpuProfile } from './cpuProfileSummary.ts';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const workload = process.argv[2] ?? 'payments';
 const outDir = process.argv[3] ?? join(tmpdir(), `lumen-profile-${workload}-${Date.now()}`);
@@ -44,31 +43,8 @@ try {
 
 const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error(`no profile written in ${outDir}`);
-const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as Profile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const timeOf = new Map<number, number>();
-profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-const total = [...timeOf.values()].reduce((a, b) => a + b, 0);
-const label = (n: ProfileNode) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
-
-const self = new Map<string, number>();
-const inclusive = new Map<string, number>();
-for (const [id, t] of timeOf) {
-  const l = label(byId.get(id)!);
-  self.set(l, (self.get(l) ?? 0) + t);
-  const seen = new Set<string>(); // recursion must not count a sample twice
-  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-    const k = label(byId.get(cur)!);
-    if (!seen.has(k)) { seen.add(k); inclusive.set(k, (inclusive.get(k) ?? 0) + t); }
-  }
-}
-const top = (m: Map<string, number>, n: number, filter: (k: string) => boolean = () => true) =>
-  [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
-
-console.log(`\nprofile: ${join(outDir, file)} (${(total / 1e6).toFixed(1)} s of server time)`);
-console.log(`\nself time:\n${top(self, 25)}`);
-console.log(`\ninclusive time, lumen-rpc code:\n${top(inclusive, 30, (k) => k.includes(' src/'))}`);
+const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as CpuProfile;
+const summary = summarizeCpuProfile(profile, 25, 30);
+console.log(`\nprofile: ${join(outDir, file)} (${summary.totalSeconds.toFixed(1)} s of server time)`);
+console.log(`\nself time:\n${summary.self}`);
+console.log(`\ninclusive time, lumen-rpc code:\n${summary.inclusive}`);

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { EngineLedgers, closeAndStorePayments, type StoreStepsMs } from './engineClose.ts';
 import { Market } from './market.ts';
 import { fmt, median } from './stats.ts';
+import { summarizeCpuProfile, type CpuProfile } from './cpuProfileSummary.ts';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const args = process.argv.slice(2);
 const profIdx = args.indexOf('--prof');
@@ -38,7 +37,7 @@ try {
   const med = (k: keyof StoreStepsMs) => fmt(median(ms.map((m) => m[k])));
   log(`medians of ${samples}: total ${med('total')} ms (close ${med('close')}, encode ${med('encode')}, convert ${med('convert')}, write ${med('write')}; CPU ${med('cpu')})`);
   if (session && profDir) {
-    const { profile } = await session.post('Profiler.stop') as unknown as { profile: Profile };
+    const { profile } = await session.post('Profiler.stop') as unknown as { profile: CpuProfile };
     mkdirSync(profDir, { recursive: true });
     const file = join(profDir, `engineClose-${Date.now()}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
@@ -48,30 +47,9 @@ try {
   engine.dispose();
 }
 
-function summarize(profile: Profile, file: string): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const timeOf = new Map<number, number>();
-  profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...timeOf.values()].reduce((a, b) => a + b, 0);
-  const label = (n: ProfileNode) =>
-    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src|bench)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  for (const [id, t] of timeOf) {
-    const l = label(byId.get(id)!);
-    self.set(l, (self.get(l) ?? 0) + t);
-    const seen = new Set<string>(); // recursion must not count a sample twice
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const k = label(byId.get(cur)!);
-      if (!seen.has(k)) { seen.add(k); inclusive.set(k, (inclusive.get(k) ?? 0) + t); }
-    }
-  }
-  const top = (m: Map<string, number>, n: number, filter: (k: string) => boolean = () => true) =>
-    [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n)
-      .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
-  log(`\nprofile: ${file} (${(total / 1e6).toFixed(1)} s)`);
-  log(`\nself time:\n${top(self, 40)}`);
-  log(`\ninclusive time, lumen-rpc code:\n${top(inclusive, 50, (k) => k.includes(' src/'))}`);
+function summarize(profile: CpuProfile, file: string): void {
+  const summary = summarizeCpuProfile(profile, 40, 50);
+  log(`\nprofile: ${file} (${summary.totalSeconds.toFixed(1)} s)`);
+  log(`\nself time:\n${summary.self}`);
+  log(`\ninclusive time, lumen-rpc code:\n${summary.inclusive}`);
 }

@@ -207,10 +207,7 @@ export class SqliteStore implements Store {
       if (ledger.sequence !== first + i) throw new Error(`ledger ${ledger.sequence} does not follow ledger ${first + i - 1}`);
     });
     this.writeTransaction(() => {
-      for (const w of gapWrites) {
-        if (w.entry) this.st.upsertEntry.run(w.key, w.entry, w.lastModified);
-        else this.st.deleteEntry.run(w.key);
-      }
+      this.writeEntries(gapWrites);
       for (const batch of batches) this.writeLedger(batch);
       this.trimBelow(Math.max(first, batches[batches.length - 1].ledger.sequence + 1 - retentionWindow));
     });
@@ -247,14 +244,19 @@ export class SqliteStore implements Store {
     this.insertTxs.flush();
     this.insertTxHashes.flush();
     this.history.beforeWrites(batch);
-    for (const w of batch.entryWrites) {
+    this.writeEntries(batch.entryWrites);
+    for (const f of batch.feeSamples) this.insertFees.add(ledger.sequence, f.soroban ? 1 : 0, f.fee);
+    this.insertFees.flush();
+    this.eventStore.write(ledger.sequence, batch.events ?? []);
+  }
+
+  /** Entries' final values (one write per key): upserts in multi-row statements, deletes one by one. */
+  private writeEntries(writes: IngestBatch['entryWrites']): void {
+    for (const w of writes) {
       if (w.entry) this.upsertEntries.add(w.key, w.entry, w.lastModified);
       else this.st.deleteEntry.run(w.key);
     }
     this.upsertEntries.flush();
-    for (const f of batch.feeSamples) this.insertFees.add(ledger.sequence, f.soroban ? 1 : 0, f.fee);
-    this.insertFees.flush();
-    this.eventStore.write(ledger.sequence, batch.events ?? []);
   }
 
   private insertTransaction(tx: TransactionRow): void {

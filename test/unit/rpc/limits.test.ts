@@ -16,12 +16,10 @@ describe('per-method time limit', () => {
   it('answers -32001 with the bracketed message and aborts the handler', async () => {
     const t = await startServer();
     try {
-      const start = Date.now();
+      // the handler would run 3 s; its abort (below) shows the limit, not the handler, ended it
       const r = await rpc(t.port, { jsonrpc: '2.0', id: 'slow', method: 'slow', params: { ms: 3000 } });
-      const took = Date.now() - start;
       assert.equal(r.status, 200);
       assert.equal(r.text, '{"jsonrpc":"2.0","id":"slow","error":{"code":-32001,"message":"[-32001] request exceeded processing limit threshold"}}');
-      assert.ok(took >= 180 && took < 1500, `took ${took} ms`);
       await until(() => t.probe.aborted.length === 1);
       assert.deepEqual(t.probe.aborted, ['[-32001] request exceeded processing limit threshold']);
       // a fast call of the same method is fine
@@ -118,11 +116,11 @@ describe('global limits', () => {
   it('answers 504 with an empty body past the request duration limit', async () => {
     const t = await startServer({ maxRequestExecutionDuration: 0.3, methodMaxDurations: { default: 5 } });
     try {
-      const start = Date.now();
-      const r = await request(t.port, { body: { jsonrpc: '2.0', id: 1, method: 'slow', params: { ms: 2000 } } });
+      // `block` never finishes by itself: any answer is the limit's
+      const r = await request(t.port, { body: { jsonrpc: '2.0', id: 1, method: 'block' } });
       assert.equal(r.status, 504);
       assert.equal(r.text, '');
-      assert.ok(Date.now() - start < 1500);
+      for (const release of t.probe.blocked.splice(0)) release('late');
       await assertAlive(t.port);
     } finally {
       await t.close();

@@ -19,6 +19,7 @@ export interface Probe {
 }
 
 export function testMethods(probe: Probe): Method[] {
+  const meeting = new Map<number, Array<() => void>>();
   const count = (name: string): void => { probe.calls[name] = (probe.calls[name] ?? 0) + 1; };
   return [
     {
@@ -64,6 +65,16 @@ export function testMethods(probe: Probe): Method[] {
         await new Promise((r) => setTimeout(r, (params.ms as number | undefined) ?? 0));
         return params.v ?? null;
       },
+    },
+    {
+      // resolves once `n` calls are waiting together (proof that they run at the same time)
+      name: 'meet',
+      paramsSchema: { type: 'object', properties: { n: { type: 'integer' }, v: {} } },
+      handler: (params) => new Promise((resolve) => {
+        const here = (meeting.get(params.n as number) ?? []).concat(() => resolve(params.v));
+        meeting.set(params.n as number, here);
+        if (here.length === params.n) { meeting.delete(params.n as number); for (const go of here) go(); }
+      }),
     },
     {
       name: 'slow',

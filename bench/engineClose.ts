@@ -181,7 +181,7 @@ export interface EngineBenchOptions {
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineBenchOptions = {
-  ledgerTxs: 10_000, samples: 3, paymentLanes: 14_000, tradingLanes: 10_000, makers: 500, offersPerMaker: 20, searchSamples: 2, searchSteps: 5, storeSamples: 5,
+  ledgerTxs: 10_000, samples: 3, paymentLanes: 14_000, tradingLanes: 10_000, makers: 500, offersPerMaker: 20, searchSamples: 2, searchSteps: 4, storeSamples: 3,
 };
 
 /**

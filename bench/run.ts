@@ -51,7 +51,7 @@ const CFG = QUICK
     invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, ledgersFromDatastore: { loops: 4 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
     orderBook: { lanes: 600, makers: 100, offersPerMaker: 20, rounds: 2, runs: 1 },
     engine: { ledgerTxs: 1000, samples: 1, paymentLanes: 1500, tradingLanes: 1000, makers: 100, offersPerMaker: 20, searchSamples: 1, searchSteps: 2, storeSamples: 2 } }
-  : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 2, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
+  : { starts: 7, loadRounds: 5, loadSec: 5, warmupSec: 1, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
     protocols: { rounds: 9, perRound: 200, warmup: 100, closeLanes: 1000, closeSamples: 9 },
     // sized so that the whole run fits in 20 minutes on the 2-core machine (issue 27): the samples

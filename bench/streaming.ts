@@ -47,7 +47,7 @@ export interface StreamingBenchOptions {
   idleProcesses: number;
 }
 
-export const DEFAULT_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 3, ledgers: 150, periodMs: 100, subscribers: 1000, emitting: 100, idle: 10_000, idleProcesses: 2 };
+export const DEFAULT_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 3, ledgers: 120, periodMs: 100, subscribers: 1000, emitting: 100, idle: 10_000, idleProcesses: 2 };
 export const QUICK_STREAMING_OPTIONS: StreamingBenchOptions = { rounds: 1, ledgers: 15, periodMs: 250, subscribers: 1000, emitting: 100, idle: 2000, idleProcesses: 2 };
 
 const TARGETS = { p99Ms: 50, idleKiB: 20 };

@@ -215,7 +215,7 @@ export const defaultConfig: Config = {
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,
-  xdrJsonWorkerCount: Math.max(1, availableParallelism() - 1),
+  xdrJsonWorkerCount: availableParallelism(),
   httpReadTimeout: 5,
   httpIdleTimeout: 5,
   httpWriteTimeout: 30,

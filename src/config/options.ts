@@ -82,7 +82,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-query-events-execution-duration', key: 'methodMaxDurations', member: 'queryEvents', kind: 'seconds', help: 'longest queryEvents request before -32001 (e.g. 10s)' },
   { flag: 'max-response-body-bytes', key: 'maxResponseBodyBytes', kind: 'int', help: 'bytes of one HTTP request\'s answer, shared by a batch; pages end early to fit, with a cursor that continues there (0: no limit)' },
   { flag: 'heavy-request-concurrency', key: 'heavyRequestConcurrency', kind: 'int', positive: true, help: 'getLedgers/getTransactions/getEvents/queryEvents answers built at once; others wait within their time limit' },
-  { flag: 'xdr-json-worker-count', key: 'xdrJsonWorkerCount', kind: 'int', positive: true, help: 'ledgers and transactions rendered as JSON at once for xdrFormat "json", each on a thread of the addon (default: CPUs - 1)' },
+  { flag: 'xdr-json-worker-count', key: 'xdrJsonWorkerCount', kind: 'int', positive: true, help: 'ledgers and transactions rendered as JSON at once for xdrFormat "json", on lower-priority threads of the addon, at most this many at once; a JSON page renders that many items side by side (default: CPUs)' },
   { flag: 'http-read-timeout', key: 'httpReadTimeout', kind: 'seconds', help: 'time to receive a request\'s headers and body before the connection is closed (e.g. 5s)' },
   { flag: 'http-idle-timeout', key: 'httpIdleTimeout', kind: 'seconds', help: 'time a keep-alive connection may wait for its next request (e.g. 5s)' },
   { flag: 'http-write-timeout', key: 'httpWriteTimeout', kind: 'seconds', help: 'time to deliver one answer to a client before its connection is closed (e.g. 30s)' },

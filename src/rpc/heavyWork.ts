@@ -25,12 +25,15 @@ export const answersBacklogError = (): RpcError => new RpcError(ErrorCode.system
 
 export class HeavyWork {
   readonly gate: Semaphore;
+  /** Threads rendering JSON: a JSON page renders this many items at once (one ahead of the next). */
+  readonly jsonThreads: number;
   private readonly json: XdrJsonRenderer;
   private readonly relief: MemoryRelief | undefined;
   private readonly roomForAnswers: () => boolean;
   constructor(options: HeavyWorkOptions) {
     this.gate = new Semaphore(options.concurrency);
-    this.json = new XdrJsonRenderer(options.jsonThreads);
+    this.jsonThreads = Math.max(1, options.jsonThreads);
+    this.json = new XdrJsonRenderer(this.jsonThreads);
     this.relief = options.relief;
     this.roomForAnswers = options.roomForAnswers ?? (() => true);
   }

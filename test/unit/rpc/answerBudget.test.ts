@@ -76,6 +76,34 @@ describe('Page', () => {
     assert.equal(bounded.full, false);
   });
 
+  it('renders `ahead` rows side by side with the one awaited, keeps their order, and wastes at most that many at a cut', { timeout: 30_000 }, async () => {
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    // each render waits until the next row's render has started (or there is no next row in its chunk):
+    // rendered one at a time, the page would never finish
+    const waiting = new Map<number, () => void>();
+    const render = (r: number): Promise<string> => new Promise((resolve) => {
+      started.push(r);
+      running++;
+      most = Math.max(most, running);
+      waiting.get(r - 1)?.();
+      const done = () => { running--; resolve(`"${'x'.repeat(r)}"`); };
+      if (r % 4 === 0) setImmediate(done); else waiting.set(r, done);
+    });
+    const page = new Page(call(new AnswerBudget(0)), 8);
+    assert.equal(await page.fill(4, rows([1, 2, 3, 4, 5, 6, 7, 8]).read, render, () => true, 1), 8);
+    assert.equal(page.answer('', '').text(), `[${[1, 2, 3, 4, 5, 6, 7, 8].map((r) => `"${'x'.repeat(r)}"`).join(',')}]`);
+    assert.equal(most, 2, 'two renders at once');
+
+    // a budget of 10 bytes: "x" (3), "xx" (4) fit, "xxx" (5) does not; the render of 4 started ahead is wasted
+    started.length = 0;
+    const cut = new Page(call(new AnswerBudget(10)), 8);
+    const immediate = (r: number) => { started.push(r); return Promise.resolve(`"${'x'.repeat(r)}"`); };
+    assert.equal(await cut.fill(8, rows([1, 2, 3, 4, 5, 6]).read, immediate, () => true, 1), 2);
+    assert.deepEqual(started, [1, 2, 3, 4]);
+  });
+
   it('measures UTF-8 bytes, text and encoded pieces alike', () => {
     const page = new Page(call(new AnswerBudget(0)), 10);
     page.add(['{"v":', new Uint8Array(Buffer.from('"é€"')), '}']);

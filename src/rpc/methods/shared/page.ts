@@ -34,16 +34,34 @@ export class Page {
    * and every row is rendered and added until the page is full, `read` runs dry (fewer rows than
    * asked), or `accept` refuses a row (one past the request's latest ledger). Returns the last row
    * added.
+   *
+   * `ahead`: rows of the chunk rendered while the current one is awaited, for renders that run on
+   * other threads (ledgers and transactions as JSON): they render side by side. A page cut by the
+   * budget wastes at most `ahead` renders.
    */
   async fill<R>(chunk: number, read: (n: number) => R[] | Promise<R[]>, render: (row: R) => PageItem | Promise<PageItem>,
-    accept: (row: R) => boolean = () => true): Promise<R | undefined> {
+    accept: (row: R) => boolean = () => true, ahead = 0): Promise<R | undefined> {
     let last: R | undefined;
     while (this.items < this.limit && this.hasRoom()) {
       const wanted = Math.min(chunk, this.limit - this.items);
       const rows = await read(wanted);
-      for (const row of rows) {
+      const rendering: Array<PageItem | Promise<PageItem> | undefined> = [];
+      const start = (i: number): void => {
+        if (i >= rows.length || rendering[i] !== undefined || !accept(rows[i])) return;
+        const item = render(rows[i]);
+        // a render started ahead may never be awaited (the page ended first)
+        if (item instanceof Promise) item.catch(() => {});
+        rendering[i] = item;
+      };
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
         // room is asked before rendering: a ledger as JSON takes long to render
-        if (!accept(row) || !this.hasRoom() || !this.add(await render(row))) return last;
+        if (!accept(row) || !this.hasRoom()) return last;
+        start(i);
+        for (let j = i + 1; j <= i + ahead; j++) start(j);
+        const item = await rendering[i]!;
+        rendering[i] = undefined;
+        if (!this.add(item)) return last;
         last = row;
         await this.call.checkpoint();
       }

@@ -31,7 +31,11 @@ export interface ClosedLedger {
   txSetXdr: Uint8Array;
   header: LedgerHeader;
   hash: Uint8Array;
+  /** Transactions that failed with txINTERNAL_ERROR because applying them threw: the node logs why. */
+  internalErrors: InternalError[];
 }
+
+export interface InternalError { hash: string; error: unknown }
 
 export interface PreviousLedger { header: LedgerHeader; hash: Uint8Array }
 
@@ -128,11 +132,19 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
 
   const sorobanFees: Array<SorobanFees | undefined> = [];
   const txProcessing: xdr.TransactionResultMetaV1Wire[] = [];
+  const internalErrors: InternalError[] = [];
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
     // only a Soroban transaction's host reads its seed: classic ones skip the hash
     const prngSeed = frame.isSoroban && opts.soroban ? sha256(txSetHash, u64(BigInt(i))) : UNUSED_PRNG_SEED;
-    const { result, meta, soroban } = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
+    let applied: AppliedTransaction;
+    try {
+      applied = applyTransaction(frame, root, ledger, fees[i].charged, maxSeqNumToApply, opts.soroban, prngSeed);
+    } catch (error) {
+      applied = internallyFailed(frame, ledger, fees[i].charged, error);
+    }
+    const { result, meta, soroban } = applied;
+    if (applied.internalError !== undefined) internalErrors.push({ hash: frame.hashHex, error: applied.internalError });
     sorobanFees.push(soroban);
     txProcessing.push({
       ext: { v: 0 },
@@ -199,7 +211,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
       evictedKeys,
     },
   };
-  return { meta, applied: frames, txSetXdr, header, hash };
+  return { meta, applied: frames, txSetXdr, header, hash, internalErrors };
 }
 
 /**
@@ -254,6 +266,8 @@ export interface AppliedTransaction {
   result: xdr.TransactionResultWire;
   meta: xdr.TransactionMetaWire;
   soroban?: SorobanFees;
+  /** What was thrown while applying it, when it failed with txINTERNAL_ERROR (for the log). */
+  internalError?: unknown;
 }
 
 export interface ApplyOptions {
@@ -290,16 +304,27 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   let code: number;
   let opResults: xdr.OperationResultWire[] | undefined;
   let operations: xdr.OperationMetaV2Wire[] = [];
+  let internalError: unknown;
   if (invalid) {
     code = invalid.code;
     opResults = invalid.opResults;
     txLtx.commit();
   } else {
-    const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply, soroban?.ctx);
-    code = applied.code;
-    // only txSUCCESS and txFAILED carry operation results (resultBody leaves them out otherwise)
-    opResults = applied.results;
-    if (code === TxCode.SUCCESS) operations = applied.metas;
+    try {
+      const applied = applyOperations(frame, txLtx, ledger, maxSeqNumToApply, soroban?.ctx);
+      code = applied.code;
+      // only txSUCCESS and txFAILED carry operation results (resultBody leaves them out otherwise)
+      opResults = applied.results;
+      if (code === TxCode.SUCCESS) operations = applied.metas;
+    } catch (error) {
+      // stellar-core's applyOperations: an exception fails this transaction alone (txINTERNAL_ERROR),
+      // its operations' changes dropped (their nested state is never committed); the fee and the
+      // sequence number stay used
+      internalError = error;
+      code = TxCode.INTERNAL_ERROR;
+      opResults = undefined;
+      txLtx.commit();
+    }
   }
 
   const result = transactionResult(frame, feeCharged, code, opResults, check.outer !== null,
@@ -321,7 +346,25 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
       diagnosticEvents: soroban?.ctx.diagnosticEvents ?? [],
     },
   };
-  return { result, meta, soroban: soroban?.fees };
+  return { result, meta, soroban: soroban?.fees, ...(internalError !== undefined ? { internalError } : {}) };
+}
+
+/**
+ * What a transaction becomes when applying it threw outside its operations (applyTransaction's own
+ * steps): txINTERNAL_ERROR with its fee charged and no other change (its nested state under the
+ * ledger's is never committed), so the rest of the ledger still applies.
+ */
+export function internallyFailed(frame: TransactionFrame, ledger: LedgerContext, feeCharged: bigint, error: unknown): AppliedTransaction {
+  const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
+    ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
+  return {
+    result: transactionResult(frame, feeCharged, TxCode.INTERNAL_ERROR, undefined, false),
+    meta: {
+      v: 4,
+      v4: { ext: { v: 0 }, txChangesBefore: [], operations: [], txChangesAfter: [], sorobanMeta: null, events: feeEvents, diagnosticEvents: [] },
+    },
+    internalError: error,
+  };
 }
 
 /** The Soroban context of a transaction: its fee split (stellar-core's commonPreApply) and the host. */

@@ -459,6 +459,9 @@ export class StandaloneNetwork implements TransactionSubmitter {
     const closed = this.missed && (frames.length > 0 || this.pendingUpgrades.length > 0)
       ? await this.missed.runFetching(run, () => this.stopped) : await run();
     if (!closed) return prev.header.ledgerSeq;
+    for (const { hash, error } of closed.internalErrors) {
+      this.log.error({ err: error, ledger: seq, transaction: hash }, 'applying a transaction threw: it failed alone (txINTERNAL_ERROR), the rest of its ledger applied');
+    }
     const applyMs = work.busyMs;
     let batch = await this.batchOf(closed, work);
     if (!batch) return prev.header.ledgerSeq;

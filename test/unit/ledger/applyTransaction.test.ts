@@ -104,3 +104,20 @@ test("a fee bump's result reports the inner transaction's own fee before protoco
   assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 24 }).result), 100n, 'by default the ledger\'s base fee (100)');
   assert.equal(innerFee(apply(state(), envelope(), { protocolVersion: 25, txSetBaseFee: 50n }).result), 0n);
 });
+
+/** An account whose sponsorship counts make its reserve negative: any reserve check on it throws. */
+const brokenAccount = (id: AccountId, balance: bigint) => accountEntry(id, balance, {
+  ext: { v: 1, v1: { liabilities: { buying: 0n, selling: 0n }, ext: { v: 2, v2: { numSponsored: 5, numSponsoring: 0, signerSponsoringIDs: [], ext: { v: 0 } } } } },
+});
+
+test('an exception in an operation fails that transaction alone: txINTERNAL_ERROR, fee and sequence kept, operations dropped (core applyOperations)', () => {
+  const state = new MemoryState([brokenAccount(alice, 10n * XLM), accountEntry(bob, 10n * XLM)]);
+  const applied = apply(state, { type: 2, v1: { tx: paymentTx(alice, (4n << 32n) + 1n), signatures: [] } });
+  assert.equal(applied.result.result.code, -11, 'txINTERNAL_ERROR');
+  assert.equal(applied.result.feeCharged, 200n);
+  assert.match(String((applied.internalError as Error)?.message), /negative reserve count/);
+  if (applied.meta.v !== 4) throw new Error('V4 expected');
+  assert.deepEqual(changedAccounts(applied.meta.v4.txChangesBefore), [`3:${hex8(alice)}`, `1:${hex8(alice)}`], 'the sequence number is used');
+  assert.deepEqual(applied.meta.v4.operations, [], 'no operation changes');
+  assert.equal(applied.meta.v4.events.length, 1, 'the fee event');
+});

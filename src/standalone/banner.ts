@@ -63,7 +63,7 @@ const xlm = (stroops: bigint): string => {
 function devMethodsLine(d: BannerInfo['devMethods']): string {
   if (!d.served) return 'off (--dev-methods=true serves them)';
   if (!d.exposed) return 'on, for this machine only (loopback address; web pages only from allowed origins)';
-  return 'ON FOR EVERYONE WHO REACHES THIS ADDRESS: they control this network (see README, Security)';
+  return 'ON FOR EVERYONE WHO REACHES THIS ADDRESS: they control this network (see docs/security.md)';
 }
 
 export function bannerText(info: BannerInfo): string {

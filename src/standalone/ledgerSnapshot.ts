@@ -82,7 +82,7 @@ export function* snapshotEntryTexts(store: Store): Generator<string> {
   for (const e of store.allEntries()) {
     const type = ledgerKeyType(e.key);
     if (type === EntryType.TTL) continue;
-    // an archived persistent entry (kept without its TTL, see the README's design notes) is listed
+    // an archived persistent entry (kept without its TTL, see docs/layout.md's design notes) is listed
     // with live_until 0: expired, which is how the format (and soroban-sdk's Env) says archived
     const live = type === EntryType.CONTRACT_DATA || type === EntryType.CONTRACT_CODE ? liveUntil.get(toHex(sha256(e.key))) ?? 0 : null;
     yield `{"entry":${JSON.stringify(xdr.LedgerEntry.fromXdr(e.entry).toJson())},"live_until":${live === null ? 'null' : live}}`;

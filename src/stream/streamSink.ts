@@ -32,7 +32,7 @@ export interface StreamSink {
   subscriptionEnded?(id: string): void;
 }
 
-/** Close codes (documented in README, section Streaming). */
+/** Close codes (documented in docs/streaming.md). */
 export const CloseCode = {
   /** The node is shutting down. */
   goingAway: 1001,

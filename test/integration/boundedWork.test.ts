@@ -12,7 +12,7 @@ import net from 'node:net';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PUBNET_FIRST as FIRST, PUBNET_LAST as LAST, PUBNET_PASSPHRASE as PUBNET, pubnetMetas, startPubnetFollower as pubnetFollower } from './support/pubnetFollower.ts';
 
-/** The RSS ceiling the README documents for these cases. */
+/** The RSS ceiling docs/methods.md (Bounded work per request) documents for these cases. */
 const RSS_CEILING_MB = 1024;
 
 const metas = pubnetMetas();

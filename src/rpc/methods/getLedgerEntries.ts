@@ -98,7 +98,7 @@ export const getLedgerEntries: Method = {
     properties: {
       keys: { type: 'array', items: { type: 'string' }, description: `up to ${MAX_LEDGER_ENTRY_KEYS} LedgerKeys (base64 XDR); not TTL keys` },
       xdrFormat: xdrFormatParam,
-      ledger: { type: 'integer', description: 'lumen-rpc extension: answer as of the end of this past ledger (within the entry history, see the README)' },
+      ledger: { type: 'integer', description: 'lumen-rpc extension: answer as of the end of this past ledger (within the entry history, see docs/methods.md)' },
     },
   },
   doc: {

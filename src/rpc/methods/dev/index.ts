@@ -1,4 +1,4 @@
-// Every developer method (lumen_*), one file each, grouped as the README's "Developer network" lists them.
+// Every developer method (lumen_*), one file each, grouped as docs/developer-methods.md lists them.
 import type { DevMethod } from './types.ts';
 import { closeLedgers } from './closeLedgers.ts';
 import { setCloseMode } from './setCloseMode.ts';

@@ -108,7 +108,7 @@ export async function runSnapshotBench(o: SnapshotBenchOptions, log: (m: string)
     for (let round = 0; round < o.rounds; round++) {
       const before = await read();
       let t = performance.now();
-      const snap = await takeSnapshot(network, store);
+      const snap = await takeSnapshot(network, store, config);
       snapshotMs.push(performance.now() - t);
       for (let l = 0; l < o.ledgersBetween; l++) {
         // changes: balances and contract values updated, a few accounts created and contract entries deleted

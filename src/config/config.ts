@@ -35,6 +35,8 @@ export interface Config {
   devAllowHost: string;
   /** The folder lumen_dumpState may write files into (a plain name each); "" = it answers the snapshot only. */
   stateDir: string;
+  maxSnapshots: number;                   // lumen_snapshot snapshots kept; the oldest go first
+  maxSnapshotQueueEntries: number;        // queue entries (transactions, bans) all kept snapshots hold
   friendbotRateLimitPerClient: number;    // faucet requests per window per client IP; 0 = off
   friendbotRateLimitTotal: number;        // faucet requests per window for everyone; 0 = off
   friendbotRateLimitWindow: number;       // seconds
@@ -171,6 +173,8 @@ export const defaultConfig: Config = {
   devAllowOrigin: '',
   devAllowHost: '',
   stateDir: '',
+  maxSnapshots: 10_000,
+  maxSnapshotQueueEntries: 1_000_000,
   friendbotRateLimitPerClient: 0,
   friendbotRateLimitTotal: 0,
   friendbotRateLimitWindow: 60,

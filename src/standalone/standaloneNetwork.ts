@@ -79,6 +79,8 @@ export class StandaloneNetwork implements TransactionSubmitter {
   private pendingUpgrades: LedgerUpgradeStep[] = [];
   /** A developer operation that must not overlap a close (revert, fast-forward): closes wait for it. */
   private exclusiveOp: Promise<unknown> | undefined;
+  /** Settles when the last developer operation asked for is done (exclusive() queues behind it). */
+  private exclusiveQueue: Promise<void> = Promise.resolve();
   /** Accounts whose signatures are not needed (lumen_impersonateAccount). */
   readonly impersonation = new Impersonation();
   /** A fork (--fork-url): the reads of entries not held locally, which are fetched and the run repeated. */
@@ -297,8 +299,7 @@ export class StandaloneNetwork implements TransactionSubmitter {
    */
   async closeNextLedger(upgrades: readonly LedgerUpgradeStep[] = []): Promise<number> {
     if (this.stopped) throw new Error('the network is stopping');
-    await this.idle();
-    return this.runExclusive(async () => {
+    return this.exclusive(async () => {
       this.pendingUpgrades = [...upgrades];
       try {
         const before = this.latestHeader().header.ledgerSeq;
@@ -318,15 +319,24 @@ export class StandaloneNetwork implements TransactionSubmitter {
 
   /**
    * Runs a developer operation (a revert, a fast-forward, a close with upgrades) with no close
-   * overlapping it: closes asked for meanwhile run after it. Operations run one at a time.
+   * overlapping it: closes asked for meanwhile run after it. Operations run one at a time, in the
+   * order they were asked for: each waits for the one before it alone (a thousand snapshots in one
+   * batch would otherwise all wake at every turn, a quadratic stall).
    */
   async exclusive<T>(op: () => Promise<T> | T): Promise<T> {
-    await this.idle();
-    return this.runExclusive(op);
+    const turn = this.exclusiveQueue;
+    let done!: () => void;
+    this.exclusiveQueue = new Promise<void>((resolve) => { done = resolve; });
+    try {
+      await turn;
+      return await this.runExclusive(op);
+    } finally {
+      done();
+    }
   }
 
   private async runExclusive<T>(op: () => Promise<T> | T): Promise<T> {
-    if (this.exclusiveOp || this.inFlightClose) return this.exclusive(op);
+    while (this.exclusiveOp || this.inFlightClose) await this.idle();
     const running = (async () => op())();
     this.exclusiveOp = running;
     try {

@@ -6,6 +6,7 @@
 // with the network intact.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Asset, Keypair, Operation, xdr, type rpc } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { startNodeProcess } from './support/nodeProcess.ts';
@@ -250,5 +251,42 @@ describe('lumen_revert refusals that depend on the node', () => {
     } finally {
       await publishing.stop();
     }
+  });
+});
+
+describe('lumen_snapshot is bounded', () => {
+  let node: NodeProcess;
+  let s: rpc.Server;
+  before(async () => {
+    node = await startNodeProcess({ args: ['--close-mode', 'manual', '--log-level', 'warn'] });
+    s = server(node.url);
+  });
+  after(async () => { await node?.stop(); });
+
+  it('100,000 snapshots of a queue of 40 transactions: the node stays up and small, the oldest snapshots are dropped, the newest reverts', async () => {
+    const payers = await Promise.all(Array.from({ length: 40 }, () => fundedAccount(s)));
+    const to = Keypair.random();
+    for (const payer of payers) {
+      const tx = (await builder(s, payer)).addOperation(Operation.createAccount({ destination: to.publicKey(), startingBalance: '1' }) as unknown as xdr.Operation).build();
+      tx.sign(payer);
+      assert.equal((await s.sendTransaction(tx)).status, 'PENDING');
+    }
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${node.child.pid}/status`, 'utf8'))![1]) / 1024;
+    let newest = 0;
+    for (let batch = 0; batch < 100; batch++) {
+      const body = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'lumen_snapshot' })));
+      const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const answers = await res.json() as Array<{ result?: { id: string } }>;
+      assert.equal(answers.length, 1000);
+      assert.ok(answers.every((a) => a.result), JSON.stringify(answers.find((a) => !a.result)));
+      for (const a of answers) newest = Math.max(newest, parseInt(a.result!.id.slice(2), 16));
+    }
+    assert.equal(newest, 100_000);
+    assert.equal((await ok(node, 'getLatestLedger')).sequence, (await s.getLatestLedger()).sequence);
+    assert.ok(rssMb() < 1024, `RSS ${rssMb().toFixed(0)} MB`);
+    // 40 entries a snapshot: the default 1,000,000 entries keep the newest 25,000 (the count cap, 10,000, first)
+    await refused(node, 'lumen_revert', { id: '0x1' }, /snapshot 0x1 was dropped to make room .*the snapshots kept are 10000, from 0x15f91 to 0x186a0/);
+    const r = await ok(node, 'lumen_revert', { id: `0x${newest.toString(16)}` });
+    assert.equal(r.queued, 40, 'the queue as the newest snapshot holds it');
   });
 });

@@ -5,7 +5,8 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { defaultConfig } from '../../../src/config/config.ts';
-import { revert, RevertRefused, takeSnapshot } from '../../../src/standalone/snapshots.ts';
+import { revert, RevertRefused, SnapshotList, takeSnapshot } from '../../../src/standalone/snapshots.ts';
+import type { QueueContents } from '../../../src/ledger/transactionQueue.ts';
 import type { LedgerUpgradeStep } from '../../../src/ledger/closeLedger.ts';
 import { encodeLedgerKey, type LedgerEntry } from '../../../src/xdr/codec.ts';
 import { ledgerKeyOf, ttlKeyFor } from '../../../src/xdr/ledgerKeys.ts';
@@ -55,7 +56,7 @@ it('a revert takes the engine\'s order book and Soroban state index back with th
     await net.closeNextLedger([creating(offer(1n), data(1), ttl(data(1)))]);
     const books = engine(net).orderBook.size;
     const live = engine(net).sorobanState?.liveStateSize;
-    const snap = await takeSnapshot(net, store);
+    const snap = await takeSnapshot(net, store, defaultConfig);
     assert.equal(snap.id, '0x1');
 
     const later = data(2);
@@ -86,7 +87,7 @@ it('a revert takes the engine\'s order book and Soroban state index back with th
     // the next ledger chains on
     assert.equal(await net.closeNextLedger(), snap.ledger + 1);
     // ids go on counting, never reused
-    assert.equal((await takeSnapshot(net, store)).id, '0x2');
+    assert.equal((await takeSnapshot(net, store, defaultConfig)).id, '0x2');
   } finally {
     await net.stop();
   }
@@ -104,7 +105,7 @@ it('the queue: a snapshot\'s comes back with it; a revert to a ledger empties it
     };
     const queued = pay(seq(root));
     assert.equal((await submit(queued)).status, 'PENDING');
-    const snap = await takeSnapshot(net, store);
+    const snap = await takeSnapshot(net, store, defaultConfig);
     assert.equal(net.queueContents().queued.length, 1);
     const r = await revert(net, store, defaultConfig, { id: snap.id });
     assert.equal(r.queued, 1);
@@ -124,7 +125,7 @@ it('refusals change nothing: unknown ids, after the latest, history off, publish
   try {
     net.setCloseMode('manual');
     await net.closeNextLedger();
-    const snap = await takeSnapshot(net, store);
+    const snap = await takeSnapshot(net, store, defaultConfig);
     await net.closeNextLedger();
     const latest = store.latestLedger()!.sequence;
     const refuse = (target: Parameters<typeof revert>[3], config = defaultConfig) =>
@@ -162,7 +163,7 @@ it('waiters: a transaction reverted out of the queue fails at once; one back in 
     };
     const kept = pay(a);
     assert.equal((await submit(kept)).status, 'PENDING');
-    const snap = await takeSnapshot(net, store);
+    const snap = await takeSnapshot(net, store, defaultConfig);
     const dropped = pay(b);
     assert.equal((await submit(dropped)).status, 'PENDING');
     const waitKept = net.waitForTransaction(Buffer.from(kept.hash()).toString('hex'));
@@ -180,3 +181,33 @@ it('waiters: a transaction reverted out of the queue fails at once; one back in 
   }
 });
 
+
+it('keeps at most --max-snapshots snapshots holding at most --max-snapshot-queue-entries queue entries, dropping the oldest first', () => {
+  const queue = (n: number): QueueContents => ({ queued: [], banned: Array.from({ length: n }, (_, i) => [`h${i}`, 1] as const) });
+  const list = new SnapshotList({ count: 3, queueEntries: 10 });
+  const hash = new Uint8Array(32);
+  for (let i = 0; i < 5; i++) list.add(10 + i, hash, queue(1));
+  assert.equal(list.size, 3, 'the count cap');
+  assert.equal(list.find('0x1'), undefined);
+  assert.ok(list.find('0x3') && list.find('0x5'));
+  assert.match(list.whyMissing('0x2'), /snapshot 0x2 was dropped to make room .*--max-snapshots.*the snapshots kept are 3, from 0x3 to 0x5/);
+  assert.match(list.whyMissing('0x9'), /unknown snapshot id "0x9"/);
+
+  list.add(20, hash, queue(8));
+  assert.equal(list.queueEntries, 10, '1 + 1 + 8: the entries cap holds');
+  assert.equal(list.size, 3);
+  // 1 + 1 + 8 + 2 = 12: dropping 0x4 and 0x5 leaves 10
+  list.add(21, hash, queue(2));
+  assert.deepEqual([list.find('0x4'), list.find('0x5'), list.find('0x6'), list.find('0x7')].map((s) => s?.ledger), [undefined, undefined, 20, 21]);
+  assert.equal(list.queueEntries, 10);
+
+  // one snapshot bigger than the cap alone is still kept: the newest always stays
+  list.add(22, hash, queue(50));
+  assert.equal(list.size, 1);
+  assert.equal(list.queueEntries, 50);
+  assert.equal(list.find('0x8')?.ledger, 22);
+
+  // a revert's drop gives the entries back
+  assert.deepEqual(list.dropWhere(() => true), ['0x8']);
+  assert.equal(list.queueEntries, 0);
+});

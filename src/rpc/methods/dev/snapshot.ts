@@ -20,7 +20,7 @@ export const snapshot: DevMethod = {
   },
   async handler(_params, ctx) {
     try {
-      return await takeSnapshot(devNetwork(ctx), ctx.store);
+      return await takeSnapshot(devNetwork(ctx), ctx.store, ctx.config);
     } catch (e) {
       if (e instanceof RevertRefused) throw devRefused(e.message);
       throw e;

@@ -47,6 +47,7 @@ import { prepareArchiveFork } from './fork/archiveFork.ts';
 import { closeArchiveForkEdits } from './standalone/archiveForkEdits.ts';
 import { RemoteForkedState, type ForkedState } from './fork/forkedState.ts';
 import { RemoteRpc } from './fork/remoteRpc.ts';
+import { inputCap } from './io/inputCaps.ts';
 import { openDatastoreSource } from './sources/datastore/datastoreSource.ts';
 import { DatastoreLedgerArchive } from './sources/datastore/ledgerArchive.ts';
 import { ArchiveVerificationError } from './archive/historyArchive.ts';
@@ -204,7 +205,7 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
       + 'or on the standalone network --publish-datastore');
   }
   // within getLedgers' 10 s: a failed file read is tried once more, then answered as an error
-  const source = openDatastoreSource(location, { networkPassphrase: config.networkPassphrase, http: { timeoutMs: 4_000, retries: 1 } });
+  const source = openDatastoreSource(location, { networkPassphrase: config.networkPassphrase, http: { timeoutMs: 4_000, retries: 1 }, cap: inputCap(config.maxInputBytes) });
   source.config().catch((e: unknown) => logger.error({ err: e }, 'the datastore getLedgers serves old ledgers from cannot be read'));
   return new DatastoreLedgerArchive(source, { logger });
 }
@@ -230,7 +231,7 @@ function standalone(
   let fork: RemoteForkedState | undefined;
   if (config.forkUrl) {
     fork = new RemoteForkedState({
-      store, remote: new RemoteRpc(config.forkUrl), forkLedger: Number(store.metadata(FORK_LEDGER)),
+      store, remote: new RemoteRpc(config.forkUrl, { cap: inputCap(config.maxInputBytes) }), forkLedger: Number(store.metadata(FORK_LEDGER)),
       pinned: config.forkLedger > 0,
       onStored: (writes) => network.forkedEntriesStored(writes),
     });

@@ -3,6 +3,7 @@
 // buckets run to gigabytes, so nothing beyond the record being decoded is held.
 import { xdr } from '../xdr/xdr.ts';
 import { readRecords } from '../io/recordMarked.ts';
+import type { ByteCap } from '../io/inputCaps.ts';
 import type { LedgerEntry, LedgerKey } from '../xdr/codec.ts';
 
 export type BucketMetadata = xdr.BucketMetadataWire;
@@ -33,9 +34,10 @@ export class BucketFormatError extends Error {
   }
 }
 
-export async function* readLiveBucket(chunks: AsyncIterable<Uint8Array>, what = 'bucket'): AsyncGenerator<LiveBucketRecord> {
+/** `cap`: the most bytes of one record (--max-input-bytes). */
+export async function* readLiveBucket(chunks: AsyncIterable<Uint8Array>, what = 'bucket', cap?: ByteCap): AsyncGenerator<LiveBucketRecord> {
   let n = 0;
-  for await (const record of readRecords(chunks, what)) {
+  for await (const record of readRecords(chunks, what, cap)) {
     const e = decode(xdr.BucketEntry.schema, record, what, n);
     const payload = record.subarray(DISCRIMINANT_BYTES);
     switch (e.type) {
@@ -51,9 +53,9 @@ export async function* readLiveBucket(chunks: AsyncIterable<Uint8Array>, what = 
   }
 }
 
-export async function* readHotArchiveBucket(chunks: AsyncIterable<Uint8Array>, what = 'hot-archive bucket'): AsyncGenerator<HotArchiveRecord> {
+export async function* readHotArchiveBucket(chunks: AsyncIterable<Uint8Array>, what = 'hot-archive bucket', cap?: ByteCap): AsyncGenerator<HotArchiveRecord> {
   let n = 0;
-  for await (const record of readRecords(chunks, what)) {
+  for await (const record of readRecords(chunks, what, cap)) {
     const e = decode(xdr.HotArchiveBucketEntry.schema, record, what, n);
     const payload = record.subarray(DISCRIMINANT_BYTES);
     switch (e.type) {

@@ -4,9 +4,12 @@
 // copies such as the test fixtures.
 import { createHash } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { xdr } from '../xdr/xdr.ts';
 import { openObjectStore, type HttpOptions, type ObjectStore } from '../io/objectStore.ts';
+import {
+  DEFAULT_MAX_BUCKET_BYTES, INFLATE_CHUNK_BYTES, InputTooLargeError, capped, gunzipCapped, inputCap, type ByteCap,
+} from '../io/inputCaps.ts';
 import { splitRecords } from '../io/recordMarked.ts';
 import type { LedgerHeaderHistoryEntry } from '../xdr/codec.ts';
 import {
@@ -33,18 +36,33 @@ export class ArchiveVerificationError extends HistoryArchiveError {
   }
 }
 
+/** What the archive takes from its store: each file and bucket record, and each bucket as a whole. */
+export interface ArchiveCaps {
+  /** A state file, a checkpoint file (as read and decompressed), one bucket record (--max-input-bytes). */
+  input?: ByteCap;
+  /** A bucket, as read and decompressed: buckets are streamed, so this bounds time, not memory (--max-bucket-bytes). */
+  bucket?: ByteCap;
+}
+
+export const bucketCap = (bytes = DEFAULT_MAX_BUCKET_BYTES): ByteCap => ({ bytes, flag: 'max-bucket-bytes' });
+
 export class HistoryArchive {
   readonly description: string;
+  /** The most bytes of one bucket record (bucketReader.ts reads with it). */
+  readonly recordCap: ByteCap;
   private readonly store: ObjectStore;
+  private readonly bucketCap: ByteCap;
 
-  constructor(store: ObjectStore) {
+  constructor(store: ObjectStore, caps: ArchiveCaps = {}) {
     this.store = store;
     this.description = store.description;
+    this.recordCap = caps.input ?? inputCap();
+    this.bucketCap = caps.bucket ?? bucketCap();
   }
 
   /** An archive at a folder path, file://, http(s)://, gs:// or s3:// location. */
-  static open(location: string, http?: HttpOptions): HistoryArchive {
-    return new HistoryArchive(openObjectStore(location, http));
+  static open(location: string, http?: HttpOptions, caps: ArchiveCaps = {}): HistoryArchive {
+    return new HistoryArchive(openObjectStore(location, http, caps.input), caps);
   }
 
   /** The archive's latest checkpoint state (`.well-known/stellar-history.json`). */
@@ -81,15 +99,19 @@ export class HistoryArchive {
     const compressed = await this.firstStream(withFlat(path));
     if (!compressed) throw new HistoryArchiveError(`${this.description}: ${what} is missing (${path} not found)`);
     const digest = createHash('sha256');
-    const content = pipeline(Readable.from(compressed), createGunzip(), () => { /* errors surface through the iteration */ });
+    const where = `${this.description}: ${what}`;
+    const content = pipeline(Readable.from(capped(compressed, this.bucketCap, where)), createGunzip({ chunkSize: INFLATE_CHUNK_BYTES }),
+      () => { /* errors surface through the iteration */ });
     try {
-      for await (const chunk of content as AsyncIterable<Buffer>) {
+      for await (const chunk of capped(content as AsyncIterable<Buffer>, this.bucketCap, where, true)) {
         digest.update(chunk);
         yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       }
     } catch (e) {
-      if (e instanceof HistoryArchiveError) throw e;
+      if (e instanceof HistoryArchiveError || e instanceof InputTooLargeError) throw e;
       throw new HistoryArchiveError(`${this.description}: ${what}: cannot read: ${(e as Error).message}`);
+    } finally {
+      content.destroy();
     }
     const actual = digest.digest('hex');
     if (actual !== hash.toLowerCase()) {
@@ -103,10 +125,10 @@ export class HistoryArchive {
     const found = await this.firstOf(withFlat(checkpointFilePath(kind, checkpoint)));
     if (!found) return undefined;
     try {
-      const buf = gunzipSync(found.bytes);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return await gunzipCapped(found.bytes, this.recordCap, `${this.description}/${found.key}`);
     } catch (e) {
-      throw new HistoryArchiveError(`${this.description}/${found.key}: cannot gunzip: ${(e as Error).message}`);
+      if (e instanceof InputTooLargeError) throw e;
+      throw new HistoryArchiveError((e as Error).message);
     }
   }
 
@@ -116,7 +138,7 @@ export class HistoryArchive {
     const where = `${this.description}: ${checkpointFilePath('ledger', checkpoint)}`;
     if (!bytes) throw new HistoryArchiveError(`${where} not found`);
     const out: LedgerHeaderHistoryEntry[] = [];
-    for (const record of splitRecords(bytes, where)) out.push(xdr.LedgerHeaderHistoryEntry.schema.decode(record));
+    for (const record of splitRecords(bytes, where, this.recordCap)) out.push(xdr.LedgerHeaderHistoryEntry.schema.decode(record));
     const first = firstLedgerOfCheckpoint(checkpoint);
     out.forEach((h, i) => {
       if (h.header.ledgerSeq !== first + i) throw new HistoryArchiveError(`${where}: record ${i} is ledger ${h.header.ledgerSeq}, expected ${first + i}`);

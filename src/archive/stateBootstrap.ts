@@ -84,7 +84,7 @@ export async function bootstrapState(
     const live = bucketsOldestFirst(state.currentBuckets);
     for (const [index, hash] of live.entries()) {
       const p = progressOf('live', hash, index, live.length);
-      for await (const r of readLiveBucket(counted(archive.bucket(hash, named('live', state.currentBuckets, hash)), p), `bucket ${hash}`)) {
+      for await (const r of readLiveBucket(counted(archive.bucket(hash, named('live', state.currentBuckets, hash)), p), `bucket ${hash}`, archive.recordCap)) {
         if (r.kind === 'meta') continue;
         if (r.kind === 'dead') sink.remove(r.keyXdr);
         else sink.put(encodeLedgerKey(ledgerKeyOf(r.entry.data)), r.entryXdr, r.entry.lastModifiedLedgerSeq);
@@ -96,7 +96,7 @@ export async function bootstrapState(
     for (const [index, hash] of hot.entries()) {
       const p = progressOf('hotArchive', hash, index, hot.length);
       const what = `hot-archive bucket ${hash}`;
-      for await (const r of readHotArchiveBucket(counted(archive.bucket(hash, named('hot-archive', state.hotArchiveBuckets!, hash)), p), what)) {
+      for await (const r of readHotArchiveBucket(counted(archive.bucket(hash, named('hot-archive', state.hotArchiveBuckets!, hash)), p), what, archive.recordCap)) {
         if (r.kind === 'meta') continue;
         if (r.kind === 'archived') putArchived(sink, r.entry, r.entryXdr, what);
         else if (!sink.has(encodeLedgerKey(ttlKeyFor(r.key)))) sink.remove(r.keyXdr);

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { devMethods } from '../rpc/methods/dev/index.ts';
 import type { DevMethod } from '../rpc/methods/dev/types.ts';
+import { inputCap, readBodyCapped, textOf } from '../io/inputCaps.ts';
 
 export function addDevCommands(program: Command): void {
   const dev = program.command('dev').description('control a running standalone network: close ledgers, move time, snapshot and revert, set state, impersonate');
@@ -54,7 +55,9 @@ async function call(url: string, method: string, params: Record<string, unknown>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const body = await response.json() as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  // a state dump is the node's whole state: the input cap's default bounds it, as it bounds --load-state
+  const text = textOf(await readBodyCapped(response, inputCap(), `${method} answer from ${url}`));
+  const body = JSON.parse(text) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
   if (body.error) {
     const data = body.error.data === undefined ? '' : `: ${typeof body.error.data === 'string' ? body.error.data : JSON.stringify(body.error.data)}`;
     throw new Error(`${method} failed (${body.error.code} ${body.error.message}${data})`);

@@ -6,6 +6,7 @@ import { options } from '../config/options.ts';
 import { createLogger } from '../log.ts';
 import { startNode } from '../node.ts';
 import { replayCommand } from '../replay/replayCommand.ts';
+import { DEFAULT_MAX_INPUT_BYTES } from '../io/inputCaps.ts';
 import { addDevCommands } from './devCommand.ts';
 
 const program = new Command('lumen-rpc').description('A Stellar smart-contract JSON-RPC node with an embedded standalone network');
@@ -78,8 +79,13 @@ program.command('replay')
   .option('--json <file>', 'also write a machine-readable summary to this file')
   .option('--network-passphrase <passphrase>', 'the network the ledgers are from (default: told from the transactions, among the public networks)')
   .option('--all-differences', 'list the differences of transactions with unsupported operation types too')
-  .action((files: string[], opts: { json?: string; networkPassphrase?: string; allDifferences?: boolean }) => {
-    process.stdout.write(replayCommand(files, opts));
+  .option('--max-input-bytes <bytes>', `the most bytes one file may hold, as read and once decompressed (default ${DEFAULT_MAX_INPUT_BYTES}); a larger one is refused`)
+  .action((files: string[], opts: { json?: string; networkPassphrase?: string; allDifferences?: boolean; maxInputBytes?: string }) => {
+    const maxInputBytes = opts.maxInputBytes === undefined ? undefined : Number(opts.maxInputBytes);
+    if (maxInputBytes !== undefined && !(Number.isInteger(maxInputBytes) && maxInputBytes > 0)) {
+      throw new Error(`--max-input-bytes must be a positive integer, got "${opts.maxInputBytes}"`);
+    }
+    process.stdout.write(replayCommand(files, { ...opts, maxInputBytes }));
   });
 
 addDevCommands(program);

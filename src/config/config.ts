@@ -74,6 +74,9 @@ export interface Config {
   friendbotUrl: string;                   // getNetwork's friendbotUrl when following
   ledgerEntryHistory: boolean;            // keep replaced entry versions for getLedgerEntries' `ledger`
   serveLedgersFromDatastore: boolean;     // getLedgers beyond the retention window, from servedDatastore()
+  // input from outside (src/io/inputCaps.ts): each piece counted while read, refused past its cap
+  maxInputBytes: number;                  // a datastore/archive file, a fork remote's answer, a stream record, as read and decompressed
+  maxBucketBytes: number;                 // a history archive bucket (streamed), as read and decompressed
   // the standalone network publishing itself for followers
   publishDatastore: string;               // folder: write every ledger as a SEP-54 datastore file
   publishHistoryArchive: string;          // folder: write a history archive checkpoint every 64 ledgers
@@ -199,6 +202,8 @@ export const defaultConfig: Config = {
   stellarCoreTimeout: 2,
   friendbotUrl: '',
   serveLedgersFromDatastore: false,
+  maxInputBytes: 256 * 1024 * 1024,
+  maxBucketBytes: 64 * 1024 ** 3,
   ledgerEntryHistory: true,
   publishDatastore: '',
   publishHistoryArchive: '',

@@ -1,5 +1,5 @@
 // Builds the Config: defaults, then the TOML file, then environment variables, then flags.
-import { readFileSync } from 'node:fs';
+import { readConfigFile } from '../io/inputCaps.ts';
 import { parse as parseToml } from 'smol-toml';
 import { defaultConfig, networkPresets, STANDALONE_PASSPHRASE, type Config } from './config.ts';
 import { envName, options, parseOption, type OptionSpec } from './options.ts';
@@ -22,7 +22,7 @@ export function loadConfig(src: ConfigSources): Config {
   };
 
   if (src.configPath) {
-    const toml = parseToml(readFileSync(src.configPath, 'utf8')) as Record<string, unknown>;
+    const toml = parseToml(readConfigFile(src.configPath)) as Record<string, unknown>;
     for (const [k, v] of Object.entries(toml)) {
       const spec = options.find((o) => envName(o.flag) === k);
       if (!spec) {

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoreReader } from '../store/types.ts';
 import { mountFriendbot, requestedAddress } from './routes.ts';
+import { SERVICE_ANSWER_CAP, readBodyCapped, textOf } from '../io/inputCaps.ts';
 
 export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: string; store: StoreReader; waitMs?: number }): void {
   mountFriendbot(app, async (req, reply) => {
@@ -16,7 +17,12 @@ export function registerFriendbotProxy(app: FastifyInstance, opts: { upstream: s
     } catch (e) {
       return reply.code(502).send({ status: 502, title: 'friendbot unreachable', detail: (e as Error).message });
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = textOf(await readBodyCapped(res, SERVICE_ANSWER_CAP, `the faucet's answer (${url.origin})`));
+    } catch (e) {
+      return reply.code(502).send({ status: 502, title: 'friendbot answer unreadable', detail: (e as Error).message });
+    }
     let body: unknown = text;
     try { body = JSON.parse(text); } catch { /* not JSON: pass it on as is */ }
     const ledger = (body as { ledger?: unknown })?.ledger;

@@ -7,7 +7,8 @@ import type { LedgerSource } from '../sources/ledgerSource.ts';
 import { openDatastoreSource } from '../sources/datastore/datastoreSource.ts';
 import { MetaStreamSource } from '../sources/metaStream/metaStreamSource.ts';
 import { CaptiveCoreSource } from '../sources/metaStream/captiveCore.ts';
-import { ArchiveVerificationError, HistoryArchive } from '../archive/historyArchive.ts';
+import { ArchiveVerificationError, HistoryArchive, bucketCap } from '../archive/historyArchive.ts';
+import { inputCap } from '../io/inputCaps.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
@@ -17,17 +18,19 @@ import { networkIdOf } from '../xdr/codec.ts';
 const archiveUrls = (config: Config): string[] => config.historyArchiveUrls.split(',').map((u) => u.trim()).filter(Boolean);
 
 export function createLedgerSource(config: Config, logger?: Logger): LedgerSource {
-  if (config.metaStream) return new MetaStreamSource({ path: config.metaStream });
+  const cap = inputCap(config.maxInputBytes);
+  if (config.metaStream) return new MetaStreamSource({ path: config.metaStream, cap });
   if (config.stellarCoreBinaryPath) {
     return new CaptiveCoreSource({
       binaryPath: config.stellarCoreBinaryPath, networkPassphrase: config.networkPassphrase,
       configPath: config.captiveCoreConfigPath || undefined, storagePath: config.captiveCoreStoragePath || undefined,
       historyArchiveUrls: archiveUrls(config).filter((u) => /^https?:/i.test(u)),
       log: logger ? (line) => logger.debug({ core: line }, 'stellar-core') : undefined,
+      cap,
     });
   }
   if (config.datastore) {
-    return openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
+    return openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval, cap });
   }
   throw new Error('following a network needs a ledger source: --datastore, --meta-stream or --stellar-core-binary-path');
 }
@@ -42,7 +45,7 @@ export function createFollowIngester(
     writer, source, logger,
     networkId: networkIdOf(config.networkPassphrase),
     retentionWindow: config.historyRetentionWindow,
-    bootstrapState: archives.length ? archiveBootstrapper(writer.store, archives, config.networkPassphrase, logger) : undefined,
+    bootstrapState: archives.length ? archiveBootstrapper(writer.store, archives, config, logger) : undefined,
     ...hooks,
   });
   return Object.assign(ingester, { sourceDescription: source.description });
@@ -55,14 +58,16 @@ export function createFollowIngester(
  * (stateBootstrap.ts) is not asked again; when every archive has failed it, the bootstrap fails
  * with the last one's error.
  */
-function archiveBootstrapper(store: Store, urls: string[], passphrase: string, logger: Logger): StateBootstrapper {
+function archiveBootstrapper(store: Store, urls: string[], config: Config, logger: Logger): StateBootstrapper {
+  const passphrase = config.networkPassphrase;
+  const caps = { input: inputCap(config.maxInputBytes), bucket: bucketCap(config.maxBucketBytes) };
   return async (notAfter, signal) => {
     let attempt = 0;
     const refused = new Set<string>();
     for (;;) {
       for (const url of urls) {
         if (refused.has(url)) continue;
-        const archive = HistoryArchive.open(url);
+        const archive = HistoryArchive.open(url, undefined, caps);
         try {
           const root = await archive.rootState();
           // A checkpoint the source already has the next ledgers of; else the newest (ingestion waits).

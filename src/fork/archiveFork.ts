@@ -12,7 +12,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { LedgerWriter } from '../ingest/ledgerWriter.ts';
 import { LedgerIngester } from '../ingest/ledgerIngester.ts';
-import { ArchiveVerificationError, HistoryArchive } from '../archive/historyArchive.ts';
+import { ArchiveVerificationError, HistoryArchive, bucketCap } from '../archive/historyArchive.ts';
+import { inputCap } from '../io/inputCaps.ts';
 import type { KnownLedger } from '../ingest/verifiedLedger.ts';
 import { bootstrapState } from '../archive/stateBootstrap.ts';
 import { latestCheckpointAtOrBefore } from '../archive/historyArchiveState.ts';
@@ -51,7 +52,7 @@ export async function prepareArchiveFork(writer: LedgerWriter, config: Config, l
   if (store.latestLedger()) return restartedArchiveFork(store, config, stored);
   if (store.metadata(FORK_URL) !== undefined) throw new ForkStartError(`--fork-archive: the database ${config.dbPath} was claimed by --fork-url ${store.metadata(FORK_URL)}; use an empty database`);
 
-  const archive = HistoryArchive.open(url);
+  const archive = HistoryArchive.open(url, undefined, { input: inputCap(config.maxInputBytes), bucket: bucketCap(config.maxBucketBytes) });
   const root = await archive.rootState().catch((e: unknown) => {
     throw new ForkStartError(`--fork-archive ${url}: the history archive cannot be read: ${(e as Error).message}`);
   });
@@ -123,7 +124,9 @@ function restartedArchiveFork(store: LedgerWriter['store'], config: Config, stor
 
 /** --datastore, checked to hold the ledgers the fork needs: C + 1..N, or N itself when N = C. */
 async function checkedDatastore(config: Config, n: number, checkpoint: number): Promise<LedgerSource> {
-  const datastore = openDatastoreSource(config.datastore, { networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval });
+  const datastore = openDatastoreSource(config.datastore, {
+    networkPassphrase: config.networkPassphrase, pollIntervalMs: config.datastorePollInterval, cap: inputCap(config.maxInputBytes),
+  });
   const [tip, earliest] = await Promise.all([datastore.latest(), datastore.earliest()]).catch((e: unknown) => {
     throw new ForkStartError(`--datastore ${config.datastore}: cannot be read: ${(e as Error).message}`);
   });

@@ -13,6 +13,7 @@ import { nativeAvailable } from '../host/native.ts';
 import { encodeLedgerKey, toBase64, type LedgerEntry } from '../xdr/codec.ts';
 import { ConfigSettingId, keyId, ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { ForkRemoteError, RemoteRpc } from './remoteRpc.ts';
+import { inputCap } from '../io/inputCaps.ts';
 
 /** Store metadata: the URL a fork was made from, and its first ledger (the remote's latest then). */
 export const FORK_URL = 'forkUrl';
@@ -67,7 +68,7 @@ export async function prepareFork(store: Store, config: Config, remoteOpts?: Con
     if (!config.networkPassphrase) config.networkPassphrase = store.metadata('networkPassphrase') ?? '';
     return undefined;
   }
-  const remote = new RemoteRpc(config.forkUrl, remoteOpts);
+  const remote = new RemoteRpc(config.forkUrl, { cap: inputCap(config.maxInputBytes), ...remoteOpts });
   try {
     const network = await remote.getNetwork();
     if (!config.networkPassphrase) config.networkPassphrase = network.passphrase;

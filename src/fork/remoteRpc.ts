@@ -1,7 +1,9 @@
 // The forked network's RPC, as a fork (--fork-url) asks it: its network, latest ledger and ledger
 // entries. Every request has a time limit and is tried again a couple of times on what may pass
 // (no answer, HTTP 5xx, -32603); a request that still fails rejects with a ForkRemoteError saying
-// which URL, which method and what went wrong. Nothing here waits without a limit.
+// which URL, which method and what went wrong. Nothing here waits without a limit, and no answer is
+// taken past the input cap (counted while it arrives: a remote sending a gigabyte costs the cap).
+import { InputTooLargeError, inputCap, readBodyCapped, textOf, type ByteCap } from '../io/inputCaps.ts';
 
 /** At most this many keys per getLedgerEntries request (the reference's limit). */
 export const MAX_KEYS_PER_REQUEST = 200;
@@ -41,6 +43,8 @@ export interface RemoteRpcOptions {
   retries?: number;
   /** Wait before the first retry, doubled for each next one (default 250 ms). */
   backoffMs?: number;
+  /** The most bytes of one answer, as decoded, refused while it is read (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 /** A failure another attempt may not see: the remote did not answer, answered 5xx or -32603. */
@@ -51,6 +55,7 @@ export class RemoteRpc {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly backoffMs: number;
+  private readonly cap: ByteCap;
   private nextId = 1;
 
   constructor(url: string, opts: RemoteRpcOptions = {}) {
@@ -61,6 +66,7 @@ export class RemoteRpc {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.retries = opts.retries ?? 2;
     this.backoffMs = opts.backoffMs ?? 250;
+    this.cap = opts.cap ?? inputCap();
   }
 
   getNetwork(signal?: AbortSignal): Promise<RemoteNetwork> {
@@ -127,8 +133,10 @@ export class RemoteRpc {
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
       });
       status = res.status;
-      text = await res.text();
+      text = textOf(await readBodyCapped(res, this.cap, 'its answer'));
     } catch (e) {
+      // not worth another attempt: the same answer would come again
+      if (e instanceof InputTooLargeError) throw new ForkRemoteError(this.url, method, e.message);
       if (timeout.aborted) throw new Retryable(`no answer within ${this.timeoutMs / 1000} s`);
       if (signal?.aborted) throw e;
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;

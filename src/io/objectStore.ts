@@ -2,12 +2,16 @@
 // ".well-known/stellar-history.json"): a local folder, or a bucket over HTTPS. Datastores and history
 // archives are both read through this. Public buckets only: gs:// and s3:// URLs are mapped to their
 // anonymous HTTPS endpoints (no request signing).
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { InputTooLargeError, inputCap, readBodyCapped, readFileCapped, type ByteCap } from './inputCaps.ts';
 
 export interface ObjectStore {
   readonly description: string;
-  /** The object's bytes, or undefined when it does not exist (any other failure throws). */
+  /**
+   * The object's bytes, or undefined when it does not exist (any other failure throws). An object
+   * larger than the store's cap (--max-input-bytes) is refused while it is read (InputTooLargeError).
+   */
   get(key: string): Promise<Uint8Array | undefined>;
   /**
    * The object's bytes as a stream of chunks, or undefined when it does not exist: for objects too
@@ -30,29 +34,34 @@ export interface HttpOptions {
   retries?: number;
 }
 
-/** A store from a location: a folder path, file://, http(s)://, gs://bucket/prefix or s3://bucket/prefix. */
-export function openObjectStore(location: string, http: HttpOptions = {}): ObjectStore {
-  if (/^https?:\/\//i.test(location)) return new HttpObjectStore(location, http);
+/**
+ * A store from a location: a folder path, file://, http(s)://, gs://bucket/prefix or s3://bucket/prefix.
+ * `cap`: the most bytes get() takes of one object.
+ */
+export function openObjectStore(location: string, http: HttpOptions = {}, cap: ByteCap = inputCap()): ObjectStore {
+  if (/^https?:\/\//i.test(location)) return new HttpObjectStore(location, http, undefined, cap);
   const gs = /^gs:\/\/([^/]+)\/?(.*)$/i.exec(location);
-  if (gs) return new HttpObjectStore(`https://storage.googleapis.com/${gs[1]}/${gs[2]}`, http, location);
+  if (gs) return new HttpObjectStore(`https://storage.googleapis.com/${gs[1]}/${gs[2]}`, http, location, cap);
   const s3 = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(location);
-  if (s3) return new HttpObjectStore(`https://${s3[1]}.s3.amazonaws.com/${s3[2]}`, http, location);
-  if (/^file:\/\//i.test(location)) return new FolderObjectStore(new URL(location).pathname);
-  return new FolderObjectStore(location);
+  if (s3) return new HttpObjectStore(`https://${s3[1]}.s3.amazonaws.com/${s3[2]}`, http, location, cap);
+  if (/^file:\/\//i.test(location)) return new FolderObjectStore(new URL(location).pathname, cap);
+  return new FolderObjectStore(location, cap);
 }
 
 export class FolderObjectStore implements ObjectStore {
   readonly description: string;
   private readonly root: string;
-  constructor(root: string) {
+  private readonly cap: ByteCap;
+  constructor(root: string, cap: ByteCap = inputCap()) {
     this.root = resolve(root);
     this.description = this.root;
+    this.cap = cap;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    const path = join(this.root, key);
     try {
-      const buf = await readFile(join(this.root, key));
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return await readFileCapped(path, this.cap);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
@@ -95,20 +104,23 @@ export class HttpObjectStore implements ObjectStore {
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly retries: number;
+  private readonly cap: ByteCap;
 
-  constructor(base: string, opts: HttpOptions = {}, description?: string) {
+  constructor(base: string, opts: HttpOptions = {}, description?: string, cap: ByteCap = inputCap()) {
     this.base = base.endsWith('/') ? base : `${base}/`;
     this.description = description ?? base;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.retries = opts.retries ?? 3;
+    this.cap = cap;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const found = await this.request('GET', key);
     if (!found) return undefined;
     try {
-      return new Uint8Array(await found.res.arrayBuffer());
+      return await readBodyCapped(found.res, this.cap, found.url);
     } catch (e) {
+      if (e instanceof InputTooLargeError) throw e;
       throw new Error(`GET ${found.url}: ${(e as Error).message}`);
     } finally {
       found.done();

@@ -3,8 +3,9 @@
 // several frames back to back (parallel or appending compressors write them). So frames are found
 // here by walking their headers and block headers (RFC 8878 section 3.1), and each one is handed
 // to Node on its own.
-import { zstdDecompressSync, createZstdDecompress } from 'node:zlib';
+import { zstdDecompress, zstdDecompressSync, createZstdDecompress } from 'node:zlib';
 import { Readable } from 'node:stream';
+import { INFLATE_CHUNK_BYTES, InputTooLargeError, inflateError, inflateOptions, joinChunks, type ByteCap } from './inputCaps.ts';
 
 /** The magic number that opens every zstd frame (little-endian: bytes 28 B5 2F FD). */
 const MAGIC = 0xfd2fb528;
@@ -128,32 +129,60 @@ export class ZstdFrameScanner {
   }
 }
 
-/** Decompresses a whole zstd file, every frame of it. Errors name `what`. */
-export function decompressZstd(bytes: Uint8Array, what: string): Uint8Array {
-  const scanner = new ZstdFrameScanner(what);
+/**
+ * Decompresses a whole zstd file, every frame of it, on the libuv threadpool. The output is refused
+ * as soon as it passes the cap (a zstd bomb costs at most the cap). Errors name `what`.
+ */
+export async function decompressZstd(bytes: Uint8Array, what: string, cap: ByteCap): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const { at, frame } of framesOf(bytes, what)) {
+    const out = await new Promise<Buffer>((resolve, reject) => {
+      zstdDecompress(frame, inflateOptions({ ...cap, bytes: cap.bytes - total }), (e, r) => (e ? reject(frameError(e, cap, what, at)) : resolve(r)));
+    });
+    total += out.length;
+    if (total > cap.bytes) throw new InputTooLargeError(what, cap, true);
+    parts.push(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+  }
+  return joinChunks(parts);
+}
+
+/** decompressZstd for commands that work synchronously (replay). */
+export function decompressZstdSync(bytes: Uint8Array, what: string, cap: ByteCap): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const { at, frame } of framesOf(bytes, what)) {
+    let out: Buffer;
+    try {
+      out = zstdDecompressSync(frame, inflateOptions({ ...cap, bytes: cap.bytes - total }));
+    } catch (e) {
+      throw frameError(e, cap, what, at);
+    }
+    total += out.length;
+    if (total > cap.bytes) throw new InputTooLargeError(what, cap, true);
+    parts.push(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+  }
+  return joinChunks(parts);
+}
+
+/** The data frames of a whole zstd file with where each starts (skippable frames left out). */
+function framesOf(bytes: Uint8Array, what: string): Array<{ at: number; frame: Uint8Array }> {
+  const scanner = new ZstdFrameScanner(what);
+  const frames: Array<{ at: number; frame: Uint8Array }> = [];
   let at = 0;
   while (at < bytes.length) {
     const end = at + scanner.feed(bytes.subarray(at));
     if (!scanner.atBoundary) throw new Error(`${what}: truncated zstd data (the frame at byte ${at} is incomplete)`);
     const frame = bytes.subarray(at, end);
-    if (!isSkippable(frame)) {
-      try {
-        const out = zstdDecompressSync(frame);
-        parts.push(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
-      } catch (e) {
-        throw new Error(`${what}: corrupt zstd data in the frame at byte ${at} (${(e as Error).message})`);
-      }
-    }
+    if (!isSkippable(frame)) frames.push({ at, frame });
     at = end;
   }
-  if (parts.length === 1) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const p of parts) { out.set(p, n); n += p.length; }
-  return out;
+  return frames;
+}
+
+function frameError(e: unknown, cap: ByteCap, what: string, at: number): Error {
+  const error = inflateError(e, cap, what, 'zstd');
+  return error instanceof InputTooLargeError ? error : new Error(`${what}: corrupt zstd data in the frame at byte ${at} (${(e as Error).message})`);
 }
 
 /** Decompresses zstd data arriving in pieces, frame after frame, without holding it whole. */
@@ -201,7 +230,7 @@ export async function* decompressZstdStream(input: AsyncIterable<Uint8Array>, wh
         continue;
       }
       const bytes = Readable.from(frame(), { objectMode: false });
-      const decoder = createZstdDecompress();
+      const decoder = createZstdDecompress({ chunkSize: INFLATE_CHUNK_BYTES });
       bytes.on('error', (e) => decoder.destroy(e));
       bytes.pipe(decoder);
       try {

@@ -2,13 +2,12 @@
 // gzip and zstd layers are taken off first, then what remains is one raw LedgerCloseMeta (what the
 // public data lake and `stellar-xdr` dumps hold), a stellar-core meta stream (record-marked), or a
 // SEP-54 LedgerCloseMetaBatch (a galexie datastore file).
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { xdr } from '../xdr/xdr.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
-import { decodeBatch } from '../sources/datastore/batchCodec.ts';
-import { decompressZstd, startsWithZstdMagic } from '../io/zstdFrames.ts';
+import { decodeBatchSync } from '../sources/datastore/batchCodec.ts';
+import { decompressZstdSync, startsWithZstdMagic } from '../io/zstdFrames.ts';
 import { splitRecords } from '../io/recordMarked.ts';
+import { InputTooLargeError, gunzipCappedSync, inputCap, readFileCappedSync, type ByteCap } from '../io/inputCaps.ts';
 import { ledgerSequenceOf } from '../sources/closeMetaSequence.ts';
 
 /** A problem with the replay's input: reported as a message, never a stack trace. */
@@ -16,36 +15,33 @@ export class ReplayInputError extends Error {}
 
 const startsWithGzipMagic = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
-/** The ledgers one file holds, in the file's order. Throws ReplayInputError naming the file. */
-export function readLedgerFile(path: string): RawLedger[] {
+/**
+ * The ledgers one file holds, in the file's order. Throws ReplayInputError naming the file, also for
+ * a file larger than the cap as read or once decompressed (--max-input-bytes): /dev/zero or a zstd
+ * bomb ends there, having held at most the cap.
+ */
+export function readLedgerFile(path: string, cap: ByteCap = inputCap()): RawLedger[] {
   let bytes: Uint8Array;
   try {
-    const b = readFileSync(path);
-    bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    bytes = readFileCappedSync(path, cap);
   } catch (e) {
+    if (e instanceof InputTooLargeError) throw new ReplayInputError(e.message);
     throw new ReplayInputError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   try {
-    return ledgersIn(uncompressed(bytes, path), path);
+    return ledgersIn(uncompressed(bytes, path, cap), path, cap);
   } catch (e) {
     throw e instanceof ReplayInputError ? e : new ReplayInputError((e as Error).message);
   }
 }
 
-function uncompressed(bytes: Uint8Array, path: string): Uint8Array {
-  if (startsWithGzipMagic(bytes)) {
-    try {
-      const out = gunzipSync(bytes);
-      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-    } catch (e) {
-      throw new ReplayInputError(`${path}: corrupt gzip data (${(e as Error).message})`);
-    }
-  }
-  if (startsWithZstdMagic(bytes)) return decompressZstd(bytes, path);
+function uncompressed(bytes: Uint8Array, path: string, cap: ByteCap): Uint8Array {
+  if (startsWithGzipMagic(bytes)) return gunzipCappedSync(bytes, cap, path);
+  if (startsWithZstdMagic(bytes)) return decompressZstdSync(bytes, path, cap);
   return bytes;
 }
 
-function ledgersIn(bytes: Uint8Array, path: string): RawLedger[] {
+function ledgersIn(bytes: Uint8Array, path: string, cap: ByteCap): RawLedger[] {
   if (bytes.length < 4) throw new ReplayInputError(`${path}: ${bytes.length} bytes: not LedgerCloseMeta data`);
   const first = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
   // A raw LedgerCloseMeta opens with its version (0-2); a batch with its start ledger; a meta
@@ -56,17 +52,17 @@ function ledgersIn(bytes: Uint8Array, path: string): RawLedger[] {
   if (first === 0) return [singleMeta(bytes, path)];
   if (first <= 2) {
     try {
-      return decodeBatch(bytes, path, { verify: 'header' });
+      return decodeBatchSync(bytes, path, 'header');
     } catch {
       return [singleMeta(bytes, path)];
     }
   }
   if (first & 0x8000_0000) {
-    return splitRecords(bytes, path).map((record, i) => singleMeta(record, `${path}: record ${i}`));
+    return splitRecords(bytes, path, cap).map((record, i) => singleMeta(record, `${path}: record ${i}`));
   }
   try {
     // only headers here: the replay decodes every ledger whole (decodeLedger), which tells corruption
-    return decodeBatch(bytes, path, { verify: 'header' });
+    return decodeBatchSync(bytes, path, 'header');
   } catch (e) {
     throw new ReplayInputError(`${path}: not a LedgerCloseMeta, a LedgerCloseMetaBatch or a meta stream (${(e as Error).message})`);
   }

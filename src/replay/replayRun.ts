@@ -6,6 +6,7 @@ import type { xdr } from '../xdr/xdr.ts';
 import { networkIdOf, type LedgerHeader } from '../xdr/codec.ts';
 import type { RawLedger } from '../sources/ledgerSource.ts';
 import { decodeLedger, readLedgerFile, ReplayInputError } from './ledgerFiles.ts';
+import type { ByteCap } from '../io/inputCaps.ts';
 import { changeListsInOrder, closedLedgerOf, KNOWN_PASSPHRASES, ledgerBelongsTo, type ClosedLedger } from './closedLedger.ts';
 import { InitialState } from './initialState.ts';
 import { ScratchState } from './scratchState.ts';
@@ -17,6 +18,8 @@ export interface ReplayOptions {
   networkPassphrase?: string;
   /** Called after each replayed ledger (progress). */
   onLedger?: (sequence: number) => void;
+  /** The most bytes one file may hold, as read and decompressed (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 export interface ReplayRun {
@@ -40,7 +43,7 @@ export function replayFiles(files: readonly string[], opts: ReplayOptions = {}):
 
   // first pass: where each ledger is, and the state before the first one
   for (const file of files) {
-    for (const raw of readLedgerFile(file)) {
+    for (const raw of readLedgerFile(file, opts.cap)) {
       const earlier = located.get(raw.sequence);
       if (earlier) throw new ReplayInputError(`ledger ${raw.sequence} is in both ${earlier} and ${file}`);
       located.set(raw.sequence, file);
@@ -65,7 +68,7 @@ export function replayFiles(files: readonly string[], opts: ReplayOptions = {}):
 
   // second pass: the ledgers in order
   const tally = new Tally();
-  const reader = new FileReader();
+  const reader = new FileReader(opts.cap);
   let state: ScratchState | undefined;
   let previous: LedgerHeader | undefined;
   for (const seq of sequences) {
@@ -135,10 +138,13 @@ function startingIdPool(ledger: ClosedLedger): { idPool: bigint; note: string } 
 class FileReader {
   private file: string | undefined;
   private ledgers = new Map<number, RawLedger>();
+  private readonly cap: ByteCap | undefined;
+
+  constructor(cap?: ByteCap) { this.cap = cap; }
 
   ledger(file: string, sequence: number): RawLedger {
     if (file !== this.file) {
-      this.ledgers = new Map(readLedgerFile(file).map((l) => [l.sequence, l]));
+      this.ledgers = new Map(readLedgerFile(file, this.cap).map((l) => [l.sequence, l]));
       this.file = file;
     }
     const raw = this.ledgers.get(sequence);

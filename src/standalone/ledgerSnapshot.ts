@@ -16,7 +16,7 @@
 // [[LedgerKey, [LedgerEntry, live_until]], ...], and older stellar-xdr versions wrote 64-bit integers
 // as JSON numbers and 128-bit ones as {hi, lo}: parseSnapshot accepts all of these (the SDK's
 // fromJson alone would refuse them).
-import { readFileSync } from 'node:fs';
+import { InputTooLargeError, inputCap, readFileCappedSync, textOf, type ByteCap } from '../io/inputCaps.ts';
 import { xdr } from '../xdr/xdr.ts';
 import type { StoreReader as Store } from '../store/types.ts';
 import { isFollower, type Config } from '../config/config.ts';
@@ -143,12 +143,16 @@ export async function snapshotObject(store: Store, networkId: Uint8Array, maxByt
 
 const U32 = 0xffffffff;
 
-/** Reads and checks a snapshot file (either entry list form); errors name the file and the entry. */
-export function readSnapshotFile(path: string): LoadedSnapshot {
+/**
+ * Reads and checks a snapshot file (either entry list form); errors name the file and the entry. A
+ * file past the cap (--max-input-bytes) is refused while it is read.
+ */
+export function readSnapshotFile(path: string, cap: ByteCap = inputCap()): LoadedSnapshot {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = textOf(readFileCappedSync(path, cap, `the ledger snapshot ${path}`));
   } catch (e) {
+    if (e instanceof InputTooLargeError) throw new SnapshotError(e.message);
     throw new SnapshotError(`cannot read the ledger snapshot ${path}: ${(e as Error).message}`);
   }
   try {
@@ -377,7 +381,7 @@ export function loadStateSnapshot(store: Store, config: Config): LoadedSnapshot 
     throw new SnapshotError(`--load-state ${config.loadState}: the database ${config.dbPath} already holds a network; `
       + 'a snapshot only starts a new one (use an empty database, or drop --load-state)');
   }
-  const snapshot = readSnapshotFile(config.loadState);
+  const snapshot = readSnapshotFile(config.loadState, inputCap(config.maxInputBytes));
   checkSnapshotNetwork(snapshot, networkIdOf(config.networkPassphrase), config.networkPassphrase);
   return snapshot;
 }

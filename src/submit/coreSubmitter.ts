@@ -5,6 +5,7 @@ import { xdr } from '../xdr/xdr.ts';
 import { SubmitterError, type SubmitResult, type SubmitStatus, type TransactionSubmitter } from './transactionSubmitter.ts';
 import { networkIdOf, toBase64, type TransactionEnvelope } from '../xdr/codec.ts';
 import { transactionHash } from '../xdr/transactions.ts';
+import { SERVICE_ANSWER_CAP, readBodyCapped, textOf } from '../io/inputCaps.ts';
 
 interface CoreTxResponse {
   exception?: string;
@@ -32,7 +33,8 @@ export class CoreSubmitter implements TransactionSubmitter {
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     if (!res.ok) throw new Error(`stellar-core /tx: HTTP ${res.status}`);
-    return mapCoreResponse((await res.json()) as CoreTxResponse, hash);
+    const body = textOf(await readBodyCapped(res, SERVICE_ANSWER_CAP, 'stellar-core /tx answer'));
+    return mapCoreResponse(JSON.parse(body) as CoreTxResponse, hash);
   }
 }
 

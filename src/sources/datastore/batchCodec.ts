@@ -7,6 +7,7 @@ import { Reader } from '@stellar/js-xdr';
 import type { RawLedger } from '../ledgerSource.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';
 import { decompressZstd, startsWithZstdMagic } from '../../io/zstdFrames.ts';
+import { inputCap, type ByteCap } from '../../io/inputCaps.ts';
 
 /** startSequence, endSequence, and the array's length. */
 const PREFIX_BYTES = 12;
@@ -20,16 +21,35 @@ export interface DecodeOptions {
    * ledgers are always walked fully, since that is how their boundaries are found.
    */
   verify?: 'header' | 'full';
+  /** The most bytes the file may decompress to (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 /**
  * The ledgers of one datastore file, compressed or not (told by the zstd magic, not the name).
- * Throws, naming `file`, on truncated or corrupt data and on sequences other than the file claims.
+ * Throws, naming `name`, on truncated or corrupt data, on sequences other than the file claims, and
+ * on a file that decompresses past the cap (InputTooLargeError). Off the event loop where it costs:
+ * the decompression runs on the libuv threadpool, and the walk through a batch's ledgers gives the
+ * loop its turn after each ledger.
  */
-export function decodeBatch(file: Uint8Array, name: string, opts: DecodeOptions = {}): RawLedger[] {
+export async function decodeBatch(file: Uint8Array, name: string, opts: DecodeOptions = {}): Promise<RawLedger[]> {
   const compressed = startsWithZstdMagic(file);
-  const bytes = compressed ? decompressZstd(file, name) : file;
-  const verify = opts.verify ?? (compressed ? 'header' : 'full');
+  const bytes = compressed ? await decompressZstd(file, name, opts.cap ?? inputCap()) : file;
+  const walk = walkBatch(bytes, name, opts.verify ?? (compressed ? 'header' : 'full'));
+  for (let step = walk.next(); ; step = walk.next()) {
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** decodeBatch for commands that work synchronously (replay), on bytes already decompressed. */
+export function decodeBatchSync(bytes: Uint8Array, name: string, verify: 'header' | 'full'): RawLedger[] {
+  const walk = walkBatch(bytes, name, verify);
+  for (let step = walk.next(); ; step = walk.next()) if (step.done) return step.value;
+}
+
+/** The ledgers of a decompressed batch, pausing (yield) after each ledger it decodes. */
+function* walkBatch(bytes: Uint8Array, name: string, verify: 'header' | 'full'): Generator<void, RawLedger[]> {
   if (bytes.length < PREFIX_BYTES) {
     throw new Error(`${name}: truncated LedgerCloseMetaBatch (${bytes.length} bytes, not even its ${PREFIX_BYTES}-byte prefix)`);
   }
@@ -52,6 +72,7 @@ export function decodeBatch(file: Uint8Array, name: string, opts: DecodeOptions 
   const body = bytes.subarray(PREFIX_BYTES);
   const reader = new Reader(body);
   for (let i = 0; i < count; i++) {
+    if (i > 0) yield;
     const from = reader.offset;
     try {
       xdr.LedgerCloseMeta.schema._read(reader, 'ledgerCloseMeta');

@@ -8,6 +8,7 @@ import { CONFIG_KEY, checkPassphrase, parseDatastoreConfig, type DatastoreConfig
 import { fileRange, keyVariants, objectKey, parseFileName, parsePartitionName, type KeyVariant, type LedgerRange } from './objectKeys.ts';
 import { decodeBatch } from './batchCodec.ts';
 import { sleep, untilAborted } from '../../io/abortable.ts';
+import { inputCap, type ByteCap } from '../../io/inputCaps.ts';
 
 /** The first ledger that has close meta (ledger 1 is genesis, created rather than closed). */
 const FIRST_LEDGER = 2;
@@ -26,13 +27,15 @@ export interface DatastoreSourceOptions {
    * handed out, this one, or ledger 2 (a datastore holding the whole history). Without any of those they answer undefined.
    */
   knownLedger?: number;
+  /** The most bytes one file may take, as read and decompressed (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 interface FetchedFile { key: string; bytes: Uint8Array }
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export function openDatastoreSource(location: string, opts: DatastoreSourceOptions & { http?: HttpOptions } = {}): DatastoreSource {
-  return new DatastoreSource(openObjectStore(location, opts.http), opts);
+  return new DatastoreSource(openObjectStore(location, opts.http, opts.cap), opts);
 }
 
 export class DatastoreSource implements LedgerSource {
@@ -42,6 +45,7 @@ export class DatastoreSource implements LedgerSource {
   private readonly pollIntervalMs: number;
   private readonly prefetch: number;
   private readonly knownLedger: number | undefined;
+  private readonly cap: ByteCap;
   private configLoad: Promise<DatastoreConfig> | undefined;
   /** How this datastore names its files, once one was found (then only that name is tried). */
   private variant: KeyVariant | undefined;
@@ -54,6 +58,7 @@ export class DatastoreSource implements LedgerSource {
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
     this.prefetch = Math.max(1, opts.prefetch ?? 8);
     this.knownLedger = opts.knownLedger;
+    this.cap = opts.cap ?? inputCap();
   }
 
   /** The manifest, read once (a failed read is tried again on the next call). */
@@ -91,7 +96,7 @@ export class DatastoreSource implements LedgerSource {
       window = Math.min(window * 2, this.prefetch);
       const expected = fileRange(queueStart, perFile);
       queueStart += perFile;
-      for (const ledger of this.ledgersOfFile(head.value, expected)) {
+      for (const ledger of await this.ledgersOfFile(head.value, expected)) {
         if (ledger.sequence < next) continue;
         if (ledger.sequence > last || signal.aborted) return;
         if (ledger.sequence !== next) {
@@ -142,8 +147,8 @@ export class DatastoreSource implements LedgerSource {
     return config;
   }
 
-  private ledgersOfFile(file: FetchedFile, expected: LedgerRange): RawLedger[] {
-    const ledgers = decodeBatch(file.bytes, `${this.description}/${file.key}`);
+  private async ledgersOfFile(file: FetchedFile, expected: LedgerRange): Promise<RawLedger[]> {
+    const ledgers = await decodeBatch(file.bytes, `${this.description}/${file.key}`, { cap: this.cap });
     const first = ledgers[0].sequence;
     const lastLedger = ledgers[ledgers.length - 1].sequence;
     if (first < expected.start || lastLedger > expected.end) {

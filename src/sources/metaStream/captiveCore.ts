@@ -5,7 +5,7 @@
 // ledger it closes as record-marked LedgerCloseMeta to file descriptor 3, a pipe we read with the
 // same parsing as any meta stream.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
 import { ledgersFromMetaStream } from './metaStreamSource.ts';
+import { SERVICE_ANSWER_CAP, readConfigFile, type ByteCap } from '../../io/inputCaps.ts';
 
 export interface CaptiveCoreOptions {
   /** The stellar-core executable. */
@@ -34,6 +35,8 @@ export interface CaptiveCoreOptions {
   log?: (line: string) => void;
   /** How long core gets to exit after SIGTERM before it is killed (ms). */
   stopTimeoutMs?: number;
+  /** The most bytes of one ledger's meta in core's stream (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 const CONFIG_FILE = 'stellar-core.cfg';
@@ -83,7 +86,7 @@ export class CaptiveCoreSource implements LedgerSource {
     let last: number | undefined;
     try {
       const meta = child.stdio[3] as Readable;
-      for await (const ledger of ledgersFromMetaStream(meta, from, { signal, to: opts.to, what: this.description })) {
+      for await (const ledger of ledgersFromMetaStream(meta, from, { signal, to: opts.to, what: this.description, cap: this.opts.cap })) {
         last = ledger.sequence;
         yield ledger;
       }
@@ -123,7 +126,9 @@ export class CaptiveCoreSource implements LedgerSource {
     const child = this.start(command, ['ignore', 'pipe', 'pipe'], opts.quiet);
     const exited = exitOf(child);
     const stdout: Buffer[] = [];
-    if (opts.quiet) child.stdout!.on('data', (b: Buffer) => stdout.push(b));
+    let stdoutBytes = 0;
+    // what is kept of core's answer (offline-info: a few KiB); past it, the answer cannot parse
+    if (opts.quiet) child.stdout!.on('data', (b: Buffer) => { if ((stdoutBytes += b.length) <= SERVICE_ANSWER_CAP.bytes) stdout.push(b); });
     const onAbort = () => child.kill('SIGTERM');
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -155,7 +160,7 @@ export class CaptiveCoreSource implements LedgerSource {
  * the Soroban meta extension, and CAP-67 unified (classic) events, not backfilled before protocol 23.
  */
 export function captiveCoreToml(opts: Pick<CaptiveCoreOptions, 'networkPassphrase' | 'historyArchiveUrls' | 'configPath' | 'httpPort'>): string {
-  const config: Record<string, unknown> = opts.configPath ? parseToml(readFileSync(opts.configPath, 'utf8')) : {};
+  const config: Record<string, unknown> = opts.configPath ? parseToml(readConfigFile(opts.configPath)) : {};
   const given = config.NETWORK_PASSPHRASE;
   if (given !== undefined && given !== opts.networkPassphrase) {
     throw new Error(`${opts.configPath}: NETWORK_PASSPHRASE is "${String(given)}", expected "${opts.networkPassphrase}"`);

@@ -8,6 +8,7 @@ import { concat, readRecords } from '../../io/recordMarked.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';
 import { decompressZstdStream, startsWithZstdMagic } from '../../io/zstdFrames.ts';
 import { sleep, untilAbort } from '../../io/abortable.ts';
+import type { ByteCap } from '../../io/inputCaps.ts';
 
 export interface MetaStreamOptions {
   /** A file, a named pipe (FIFO), or "-" for standard input. */
@@ -16,6 +17,8 @@ export interface MetaStreamOptions {
   follow?: boolean;
   /** How often a followed file is checked for growth (ms). */
   pollIntervalMs?: number;
+  /** The most bytes of one record, one ledger's meta, decompressed (--max-input-bytes). */
+  cap?: ByteCap;
 }
 
 export class MetaStreamSource implements LedgerSource {
@@ -23,16 +26,18 @@ export class MetaStreamSource implements LedgerSource {
   private readonly path: string;
   private readonly follow: boolean;
   private readonly pollIntervalMs: number;
+  private readonly cap: ByteCap | undefined;
 
   constructor(opts: MetaStreamOptions) {
     this.path = opts.path;
     this.description = `meta stream ${opts.path === '-' ? 'stdin' : opts.path}`;
     this.follow = opts.follow ?? false;
     this.pollIntervalMs = opts.pollIntervalMs ?? 250;
+    this.cap = opts.cap;
   }
 
   async *ledgers(from: number, opts: { signal: AbortSignal; to?: number }): AsyncGenerator<RawLedger> {
-    yield* ledgersFromMetaStream(await this.open(opts.signal), from, { ...opts, what: this.description });
+    yield* ledgersFromMetaStream(await this.open(opts.signal), from, { ...opts, what: this.description, cap: this.cap });
   }
 
   async latest(): Promise<number | undefined> { return undefined; }
@@ -69,12 +74,13 @@ async function releaseBlockedOpen(path: string, stream: ReadStream): Promise<voi
 /**
  * The ledgers of a meta stream given as raw bytes (zstd-compressed or not, told by its first bytes):
  * those from `from` on, which must follow each other without a gap, up to `to`. Shared by every
- * source that reads core's stream. Aborting ends it quietly; a stream cut inside a record throws.
+ * source that reads core's stream. Aborting ends it quietly; a stream cut inside a record throws, and
+ * so does a record (one ledger's meta, decompressed) past `cap` (default: --max-input-bytes' default).
  */
 export async function* ledgersFromMetaStream(
   chunks: AsyncIterable<Uint8Array>,
   from: number,
-  opts: { signal: AbortSignal; to?: number; what: string },
+  opts: { signal: AbortSignal; to?: number; what: string; cap?: ByteCap },
 ): AsyncGenerator<RawLedger> {
   const { signal, what } = opts;
   const to = opts.to ?? Infinity;
@@ -82,7 +88,7 @@ export async function* ledgersFromMetaStream(
   let previous: number | undefined;
   let records = 0;
   try {
-    for await (const record of readRecords(maybeDecompressed(untilAbort(chunks, signal), what), what)) {
+    for await (const record of readRecords(maybeDecompressed(untilAbort(chunks, signal), what), what, opts.cap)) {
       const sequence = ledgerSequenceOf(record, `${what}: record ${records}`);
       records++;
       const before = previous;

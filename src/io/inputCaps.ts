@@ -107,12 +107,15 @@ export function readFileCappedSync(path: string, cap: ByteCap, what = path): Uin
 }
 
 /**
- * One buffer a file is read into: its stated size plus one byte (the byte that tells a file grown
- * past it), else grown by doubling; never more than one byte past the cap.
+ * Where a file is read to. A regular file: one buffer of its stated size plus one byte (the byte that
+ * tells a file grown past it). Anything else: pieces of 4 MiB, joined at the end, so input refused at
+ * the cap has cost the cap and one piece, never a copy of what was read.
  */
 class Filling {
-  private buffer: Uint8Array;
+  private readonly pieces: Uint8Array[] = [];
+  private piece: Uint8Array;
   private filled = 0;
+  private total = 0;
   private readonly cap: ByteCap;
   private readonly what: string;
 
@@ -120,29 +123,31 @@ class Filling {
     if (size !== undefined && size > cap.bytes) throw new InputTooLargeError(what, cap, false);
     this.cap = cap;
     this.what = what;
-    this.buffer = new Uint8Array(Math.min(cap.bytes + 1, size ? size + 1 : 1024 * 1024));
+    this.piece = new Uint8Array(Math.min(cap.bytes + 1, size ? size + 1 : PIECE_BYTES));
   }
 
   /** Where the next read goes. */
   room(): Uint8Array {
-    if (this.filled === this.buffer.length) {
-      if (this.filled > this.cap.bytes) throw new InputTooLargeError(this.what, this.cap, false);
-      const bigger = new Uint8Array(Math.min(this.cap.bytes + 1, this.buffer.length * 2));
-      bigger.set(this.buffer);
-      this.buffer = bigger;
+    if (this.filled === this.piece.length) {
+      this.pieces.push(this.piece);
+      this.piece = new Uint8Array(Math.min(PIECE_BYTES, this.cap.bytes + 1 - this.total));
+      this.filled = 0;
     }
-    return this.buffer.subarray(this.filled);
+    return this.piece.subarray(this.filled);
   }
 
   /** Counts a read; true at the end of the file. */
   took(bytesRead: number): boolean {
     this.filled += bytesRead;
-    if (this.filled > this.cap.bytes) throw new InputTooLargeError(this.what, this.cap, false);
+    this.total += bytesRead;
+    if (this.total > this.cap.bytes) throw new InputTooLargeError(this.what, this.cap, false);
     return bytesRead === 0;
   }
 
-  bytes(): Uint8Array { return this.buffer.subarray(0, this.filled); }
+  bytes(): Uint8Array { return joinChunks([...this.pieces, this.piece.subarray(0, this.filled)]); }
 }
+
+const PIECE_BYTES = 4 * 1024 * 1024;
 
 /**
  * An HTTP answer's body (as fetch decoded it: a Content-Encoding is undone while it is counted),

@@ -2,7 +2,8 @@
 // bucket (one zstd file per ledger, 64000 files per partition folder), so that anything that reads
 // galexie's output (our DatastoreSource, stellar-rpc, galexie tooling) reads ours. Synchronous on
 // purpose: it runs inside a ledger close, and a ledger is only done once its file is.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { CONFIG_FILE_CAP, readFileCappedSync } from '../../io/inputCaps.ts';
 import { dirname, join, resolve } from 'node:path';
 import type { RawLedger } from '../ledgerSource.ts';
 import { CONFIG_KEY, DEFAULT_LAYOUT, checkPassphrase, parseDatastoreConfig, serializeDatastoreConfig, type DatastoreConfig } from './datastoreConfig.ts';
@@ -28,7 +29,7 @@ export class DatastoreWriter {
     this.durable = opts.durable ?? false;
     const configPath = join(this.root, CONFIG_KEY);
     if (existsSync(configPath)) {
-      const existing = parseDatastoreConfig(readFileSync(configPath), this.root);
+      const existing = parseDatastoreConfig(readFileCappedSync(configPath, CONFIG_FILE_CAP), this.root);
       checkPassphrase(existing, opts.networkPassphrase, this.root);
       if (existing.ledgersPerBatch !== DEFAULT_LAYOUT.ledgersPerBatch || existing.compression !== 'zstd') {
         throw new Error(`${this.root}: existing datastore has ${existing.ledgersPerBatch} ledgers per batch and compression ${existing.compression}; this writer only writes 1 ledger per zstd file`);

@@ -12,7 +12,8 @@ if (stale) {
   process.exit(1);
 }
 await build({
-  entryPoints: { 'lumen-rpc': 'src/cli/program.ts' },
+  // the second: the thread datastore batches are walked on (src/sources/datastore/batchWalker.ts)
+  entryPoints: { 'lumen-rpc': 'src/cli/program.ts', 'lumen-rpc-batch-walker': 'src/sources/datastore/batchWalkWorker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -6,6 +6,7 @@ import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { decodeBatch, encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
 import { decompressZstd, decompressZstdStream } from '../../../src/io/zstdFrames.ts';
 import { inputCap } from '../../../src/io/inputCaps.ts';
+import { LedgerChain, sacTransfersTemplate } from '../../support/sacLedgers.ts';
 import { FIXTURES, collect, headerOf, ledgerNumbered, p20Ledger } from './support.ts';
 
 const fixture = (path: string) => new Uint8Array(readFileSync(join(FIXTURES, path)));
@@ -106,4 +107,24 @@ test('zstd files of several frames are decompressed whole (Node alone stops afte
 
 test('the LCM slices handed out for one-ledger batches are the stored bytes (p20 helper agrees)', async () => {
   assert.deepEqual((await decodeBatch(fixture('testnet/datastore-p20/FFFFFC19--998.xdr.zst'), 'x'))[0], p20Ledger(998));
+});
+
+test('a big plain batch is walked on the walker thread: the event loop turns meanwhile, and the ledgers are the same', async () => {
+  const chain = new LedgerChain(2);
+  const ledgers = [chain.make(sacTransfersTemplate(1000)), chain.make(sacTransfersTemplate(1000))].map((l) => ({ sequence: l.sequence, bytes: l.bytes }));
+  const plain = encodeBatch(ledgers, false);
+  assert.ok(plain.length > 4 * 1024 * 1024);
+  let turns = 0;
+  let walked = false;
+  const walking = decodeBatch(plain, 'big.xdr').finally(() => { walked = true; });
+  // the whole walk (hundreds of milliseconds) is elsewhere: the loop keeps turning until it ends
+  while (!walked && turns < 50) { await new Promise((r) => setImmediate(r)); turns++; }
+  assert.equal(turns, 50, 'the loop turned 50 times while the batch was walked');
+  assert.deepEqual((await walking).map((l) => [l.sequence, Buffer.from(l.bytes).equals(Buffer.from(ledgers[l.sequence - 2].bytes))]), [[2, true], [3, true]]);
+  assert.equal(plain.length, 12 + ledgers[0].bytes.length + ledgers[1].bytes.length, 'the caller\'s file is left whole');
+  // and compressed (its decompressed bytes move to the thread and back)
+  assert.deepEqual((await decodeBatch(encodeBatch(ledgers, true), 'big.zst')).map((l) => l.bytes.length), ledgers.map((l) => l.bytes.length));
+  // an error on the thread comes back as the walk's own, naming the file
+  const cut = plain.subarray(0, plain.length - 100);
+  await assert.rejects(decodeBatch(cut, 'cut.xdr'), /^Error: cut\.xdr: truncated or corrupt LedgerCloseMeta for ledger 3/);
 });

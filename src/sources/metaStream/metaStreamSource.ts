@@ -134,8 +134,13 @@ async function* maybeDecompressed(chunks: AsyncIterable<Uint8Array>, what: strin
     },
   };
   const first = head.length === 1 ? head[0] : concat(head);
-  if (startsWithZstdMagic(first)) yield* decompressZstdStream(whole, what);
-  else yield* whole;
+  try {
+    if (startsWithZstdMagic(first)) yield* decompressZstdStream(whole, what);
+    else yield* whole;
+  } finally {
+    // stopped early (a refused or corrupt record): close the file or pipe now, not at garbage collection
+    await it.return?.();
+  }
 }
 
 /** A regular file's bytes as it grows; never ends by itself (only the signal ends it). */

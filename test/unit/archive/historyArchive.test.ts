@@ -162,3 +162,19 @@ describe('bucket reader', () => {
     assert.equal(out.length, 51);
   });
 });
+
+describe('HistoryArchive input caps', () => {
+  it('a bucket past --max-bucket-bytes, a checkpoint file or a bucket record past --max-input-bytes is refused, naming its flag', async () => {
+    // the genesis bucket is 200 bytes uncompressed, two records of about 100
+    const tight = HistoryArchive.open(FIXTURE_ARCHIVE, undefined, { bucket: { bytes: 150, flag: 'max-bucket-bytes' } });
+    await assert.rejects(collect(tight.bucket(FIXTURE_BUCKET)), new RegExp(`bucket ${FIXTURE_BUCKET}: refused: (decompressed, )?it is larger than the 150 bytes input cap \\(--max-bucket-bytes raises it\\)`));
+    const small = HistoryArchive.open(FIXTURE_ARCHIVE, undefined, { input: { bytes: 90, flag: 'max-input-bytes' } });
+    await assert.rejects(collect(readLiveBucket(small.bucket(FIXTURE_BUCKET), 'genesis', small.recordCap)), /genesis: record 0 announces \d+ bytes .*larger than the 90 bytes input cap \(--max-input-bytes raises it\)/);
+    // the ledger headers of checkpoint 63: 5.7 KB gzipped, about 63 × 300 bytes once gunzipped
+    const headers = HistoryArchive.open(FIXTURE_ARCHIVE, undefined, { input: { bytes: 8192, flag: 'max-input-bytes' } });
+    await assert.rejects(headers.ledgerHeaders(63), /ledger-0000003f\.xdr\.gz: refused: decompressed, it is larger than the 8 KiB input cap \(--max-input-bytes raises it\)/);
+    const raw = HistoryArchive.open(FIXTURE_ARCHIVE, undefined, { input: { bytes: 4096, flag: 'max-input-bytes' } });
+    await assert.rejects(raw.ledgerHeaders(63), /ledger-0000003f\.xdr\.gz: refused: it is larger than the 4 KiB input cap/);
+    assert.equal((await fixture().ledgerHeaders(63)).length, 63);
+  });
+});

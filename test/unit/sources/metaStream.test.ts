@@ -170,3 +170,24 @@ async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+test('a meta stream record past the cap is refused as it is read: /dev/zero, a zstd bomb, one ledger too big', async (t) => {
+  const cap = { bytes: 2 * 1024 * 1024, flag: 'max-input-bytes' };
+  // /dev/zero reads as empty fragments without end
+  await assert.rejects(collect(new MetaStreamSource({ path: '/dev/zero', cap }).ledgers(0, { signal: never() })),
+    /meta stream \/dev\/zero: record 0: refused: it is larger than the 2 MiB input cap \(--max-input-bytes raises it\)/);
+  // a compressed stream whose first record announces 100 MiB of zeros
+  const dir = tempDir(t);
+  const bomb = join(dir, 'bomb.xdr.zst');
+  const head = new Uint8Array(4);
+  new DataView(head.buffer).setUint32(0, 0x8000_0000 | (100 * 1024 * 1024));
+  writeFileSync(bomb, zstdCompressSync(Buffer.concat([head, Buffer.alloc(100 * 1024 * 1024)])));
+  await assert.rejects(collect(new MetaStreamSource({ path: bomb, cap }).ledgers(0, { signal: never() })),
+    /bomb\.xdr\.zst: record 0 announces 104857600 bytes \(corrupt, not record-marked, or too large\): refused/);
+  // a real ledger over a cap set below its size; under the default it goes through
+  const file = join(dir, 'ledgers.xdr');
+  writeFileSync(file, stream([p20Ledger(997)]));
+  const small = { bytes: 1000, flag: 'max-input-bytes' };
+  await assert.rejects(collect(new MetaStreamSource({ path: file, cap: small }).ledgers(997, { signal: never() })), /record 0 announces \d+ bytes/);
+  assert.equal((await collect(new MetaStreamSource({ path: file }).ledgers(997, { signal: never() }))).length, 1);
+});

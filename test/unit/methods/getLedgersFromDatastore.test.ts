@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { zstdCompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { xdr } from '@stellar/stellar-sdk';
@@ -295,4 +296,24 @@ test('over HTTP (no listing), the first ledger is found by probing from the stor
   } finally {
     await http.close();
   }
+});
+
+test('a datastore file past the input cap fails the request that needs it with the cap named; other pages are served', async () => {
+  const root = writeDatastore(join(dir, 'capped'), ALL);
+  // one old file turned into 64 MiB of zeros (about 2 KB compressed)
+  const writer = new DatastoreWriter(root, { networkPassphrase: PUBNET_PASSPHRASE });
+  const prefix = new Uint8Array(12);
+  new DataView(prefix.buffer).setUint32(0, FIRST_LEDGER + 1);
+  new DataView(prefix.buffer).setUint32(4, FIRST_LEDGER + 1);
+  new DataView(prefix.buffer).setUint32(8, 1);
+  const bomb = Buffer.concat([prefix, Buffer.alloc(64 * 1024 * 1024)]);
+  writeFileSync(join(root, writer.keyOf(FIRST_LEDGER + 1)), zstdCompressSync(bomb));
+  const capped = {
+    ...contextFor(windowStore.store),
+    ledgerArchive: new DatastoreLedgerArchive(openDatastoreSource(root, { networkPassphrase: PUBNET_PASSPHRASE, cap: { bytes: 32 * 1024 * 1024, flag: 'max-input-bytes' } })),
+  };
+  const e = await callError(getLedgers, { startLedger: FIRST_LEDGER, pagination: { limit: 3 } }, capped);
+  assert.equal(e.code, -32603);
+  assert.match(e.message, new RegExp(`error fetching ledgers from datastore: datastore .*capped/.*--${(FIRST_LEDGER + 1).toString()}\\.xdr\\.zst: refused: decompressed, it is larger than the 32 MiB input cap \\(--max-input-bytes raises it\\)`));
+  assert.deepEqual(sequences(await call(getLedgers, { startLedger: FIRST_LEDGER + 2, pagination: { limit: 2 } }, capped)), [FIRST_LEDGER + 2, FIRST_LEDGER + 3]);
 });

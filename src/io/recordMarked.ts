@@ -17,13 +17,14 @@ export function frameRecord(record: Uint8Array): Uint8Array {
 
 /**
  * Splits a byte stream into records, joining fragments. Throws on a stream that ends inside a
- * record (truncated), and on a record whose bytes (its fragments and their marks) pass the cap,
- * as soon as its marks say so: a length past the cap is corrupt or too large, and /dev/zero (empty
- * fragments without end) stops at the cap. A fragment cut across chunks is gathered into one buffer
- * of its announced length, so a big record costs one copy, not one per chunk.
+ * record (truncated), on an empty fragment not marked last (zeros: corrupt), and on a record whose
+ * bytes (its fragments and their marks) pass the cap, as soon as its marks say so: a length past the
+ * cap is corrupt or too large. A fragment cut across chunks is gathered into one buffer of its
+ * announced length, so a big record costs one copy, not one per chunk.
  */
 export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'stream', cap: ByteCap = inputCap()): AsyncGenerator<Uint8Array> {
   const mark = new Uint8Array(MARK_BYTES);
+  const markView = new DataView(mark.buffer);
   let markFilled = 0;
   /** The fragment being gathered across chunks, when it did not fit in one. */
   let partial: Uint8Array | undefined;
@@ -42,6 +43,7 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'st
     return record;
   };
   for await (const chunk of chunks) {
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let at = 0;
     while (at < chunk.length) {
       if (partial) {
@@ -58,7 +60,7 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'st
       }
       let word: number;
       if (markFilled === 0 && chunk.length - at >= MARK_BYTES) {
-        word = new DataView(chunk.buffer, chunk.byteOffset + at, MARK_BYTES).getUint32(0);
+        word = view.getUint32(at);
         at += MARK_BYTES;
       } else {
         const n = Math.min(MARK_BYTES - markFilled, chunk.length - at);
@@ -67,10 +69,11 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'st
         at += n;
         if (markFilled < MARK_BYTES) break;
         markFilled = 0;
-        word = new DataView(mark.buffer).getUint32(0);
+        word = markView.getUint32(0);
       }
       const len = word & 0x7fff_ffff;
       last = (word & LAST_FRAGMENT) !== 0;
+      if (len === 0 && !last) throw emptyFragment(what, records);
       recordBytes += MARK_BYTES + len;
       if (recordBytes > cap.bytes) throw overCap(what, records, len, cap);
       if (len <= chunk.length - at) {
@@ -101,6 +104,7 @@ export function splitRecords(bytes: Uint8Array, what = 'stream', cap: ByteCap = 
   while (at + 4 <= bytes.length) {
     const word = view.getUint32(at);
     const len = word & 0x7fff_ffff;
+    if (len === 0 && !(word & LAST_FRAGMENT)) throw emptyFragment(what, records.length);
     recordBytes += MARK_BYTES + len;
     if (recordBytes > cap.bytes) throw overCap(what, records.length, len, cap);
     if (at + 4 + len > bytes.length) break;
@@ -116,6 +120,14 @@ export function splitRecords(bytes: Uint8Array, what = 'stream', cap: ByteCap = 
     throw new Error(`${what}: truncated after ${records.length} complete records (${bytes.length - at} stray bytes)`);
   }
   return records;
+}
+
+/**
+ * No writer makes an empty fragment that is not a record's last (stellar-core writes each record as
+ * one fragment); zeros read as record marks make nothing else, so they are told at once.
+ */
+function emptyFragment(what: string, record: number): Error {
+  return new Error(`${what}: record ${record}: an empty fragment not marked last: corrupt, or not record-marked`);
 }
 
 /** A record past the cap: one fragment announcing it (corrupt, or misaligned), or fragments adding up to it. */

@@ -141,6 +141,36 @@ describe('a follower refuses a zstd bomb in its datastore and serves on', () => 
   });
 });
 
+describe('a follower of a meta stream whose first ledger never ends refuses it and serves on', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-bounded-metastream-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the record is refused at the cap, named; RSS stays far under 1 GiB; the node answers throughout', async () => {
+    // a zstd-compressed meta stream: fragments of 64 KiB not marked last, 2 GiB of them
+    const stream = join(dir, 'meta.xdr.zst');
+    const block = new Uint8Array(64 * 1024);
+    new DataView(block.buffer).setUint32(0, block.length - 4);
+    const blocks = async function* (): AsyncGenerator<Uint8Array> { for (let i = 0; i < (2 * GiB) / block.length; i++) yield block; };
+    await pipeline(Readable.from(blocks()), createZstdCompress(), createWriteStream(stream));
+    const node = await startNodeProcess({ args: ['--log-level', 'info', '--meta-stream', stream], readyWhenListening: true });
+    try {
+      const memory = peakRssSampler(node.child.pid!);
+      const gaveUp = () => node.output().includes('ingestion stopped') || node.child.exitCode !== null;
+      const probes = await probeUntil(node.url, ['getHealth', 'getLatestLedger'], gaveUp);
+      const peak = memory.stop();
+      console.log(`follower reading a 2 GiB meta stream record (${statSync(stream).size} bytes of zstd): ${describeProbes(probes)}; peak RSS ${peak.toFixed(0)} MiB`);
+      assert.equal(node.child.exitCode, null, node.output().slice(-3000));
+      assert.ok(node.output().includes(`meta stream ${stream}: record 0: refused: it is ${OVER_CAP}`), node.output().slice(-3000));
+      assert.ok(peak < MEMORY_CEILING_MB, `peak RSS ${peak.toFixed(0)} MiB`);
+      assert.equal(probes.errors, 0);
+      const health = await node.rpc('getHealth');
+      assert.ok(health.result || health.error, JSON.stringify(health));
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
 describe('a fork refuses a remote that answers 1 GB, and serves on', () => {
   let a: NodeProcess;
   let remote: Server;

@@ -50,11 +50,17 @@ test('a record is capped as its marks announce it: one fragment, fragments addin
   const halves = twoFragments(new Uint8Array(600), new Uint8Array(600));
   assert.throws(() => splitRecords(halves, 'f', cap), /f: record 0: refused/);
   await assert.rejects(collect(readRecords(inPieces(halves, 50), 'f', cap)), /f: record 0: refused/);
-  // zeros: empty non-last fragments for ever (/dev/zero); the stream is cut at the cap, not held
+  // fragments of 100 bytes without end: the stream is cut at the cap, not held
+  const fragment = new Uint8Array(104);
+  new DataView(fragment.buffer).setUint32(0, 100);
   let handedOut = 0;
-  async function* zeros(): AsyncGenerator<Uint8Array> { for (;;) { handedOut += 256; yield new Uint8Array(256); } }
-  await assert.rejects(collect(readRecords(zeros(), 'zeros', cap)), /zeros: record 0: refused: it is larger than the 1000 bytes input cap/);
-  assert.ok(handedOut <= 1256, `read ${handedOut} bytes`);
+  async function* endless(): AsyncGenerator<Uint8Array> { for (;;) { handedOut += fragment.length; yield fragment; } }
+  await assert.rejects(collect(readRecords(endless(), 'endless', cap)), /endless: record 0: refused: it is larger than the 1000 bytes input cap/);
+  assert.ok(handedOut <= 1104, `read ${handedOut} bytes`);
+  // zeros (/dev/zero) are empty fragments not marked last: corrupt at the first mark
+  async function* zeros(): AsyncGenerator<Uint8Array> { for (;;) yield new Uint8Array(256); }
+  await assert.rejects(collect(readRecords(zeros(), 'zeros', cap)), /^Error: zeros: record 0: an empty fragment not marked last: corrupt, or not record-marked$/);
+  assert.throws(() => splitRecords(new Uint8Array(8), 'zeros'), /zeros: record 0: an empty fragment not marked last/);
 });
 
 test('a record cut across many pieces comes back whole, gathered once', async () => {

@@ -40,7 +40,7 @@ export class InputTooLargeError extends Error {
   }
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
     if (n >= size) return `${Number.isInteger(n / size) ? n / size : (n / size).toFixed(1)} ${unit}`;
   }
@@ -55,13 +55,6 @@ export async function* capped(chunks: AsyncIterable<Uint8Array>, cap: ByteCap, w
     if (total > cap.bytes) throw new InputTooLargeError(what, cap, decompressed);
     yield chunk;
   }
-}
-
-/** The chunks joined, refused as soon as they pass the cap (the rest is never read). */
-export async function collectCapped(chunks: AsyncIterable<Uint8Array>, cap: ByteCap, what: string, decompressed = false): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of capped(chunks, cap, what, decompressed)) parts.push(chunk);
-  return joinChunks(parts);
 }
 
 /** A configuration file's text (UTF-8), at most CONFIG_FILE_CAP: /dev/zero given as one ends in an error. */

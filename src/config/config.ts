@@ -90,7 +90,7 @@ export interface Config {
   // bounded work per request (see src/rpc/answerBudget.ts, heavyWork.ts, connectionGuard.ts)
   maxResponseBodyBytes: number;           // one HTTP request's answer (a batch shares it); pages end early to fit
   heavyRequestConcurrency: number;        // getLedgers/getTransactions/getEvents answers built at once
-  heavyRequestConcurrencyPerAddress: number; // … of them for one client address (0: no cap of its own)
+  heavyRequestConcurrencyPerAddress: number; // … of them for one client address while others wait (0: no cap of its own)
   xdrJsonWorkerCount: number;             // large XDR values rendered as JSON at once (xdrFormat: "json")
   httpReadTimeout: number;                // seconds to receive a request's headers and body
   httpIdleTimeout: number;                // seconds a keep-alive connection may wait for its next request

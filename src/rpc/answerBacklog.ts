@@ -10,8 +10,11 @@ import { ErrorCode, RpcError } from './errors.ts';
 export interface CallClient {
   /** Who it is: its source address (an IPv6 one by its /64). Heavy answers are shared out between keys. */
   readonly key: string;
-  /** True while this client holds its share of unread answer bytes, or more. */
-  overShare(): boolean;
+  /**
+   * Since when (performance.now()) this client has held its share of unread answer bytes or more;
+   * undefined while it holds less.
+   */
+  overShareSince(): number | undefined;
   /**
    * Why no answer may be started for this client now (its own share first, then the server's
    * ceiling), or undefined when one may.

@@ -9,6 +9,12 @@ import { XdrJsonRenderer, type XdrJsonItem } from './xdrJson.ts';
 
 export { answersBacklogError } from './answerBacklog.ts';
 
+/**
+ * How long a heavy call already made waits for its client to read the answers that put it over its
+ * share (a client paging on several connections at once, reading promptly) before it is refused.
+ */
+export const SHARE_WAIT_MS = 1000;
+
 export interface HeavyWorkOptions {
   /** Heavy answers built at once; the others wait for a slot within their time limit. */
   concurrency: number;
@@ -45,14 +51,27 @@ export class HeavyWork {
   }
 
   /**
-   * Runs `build` while holding a slot of the call's client; waiting ends with the signal's reason if
-   * it fires first. While the client itself holds its share of unread answers it keeps waiting (a
-   * client reading its last answer gets the next once it has); refused (-32098) when, by the time
-   * its slot is free, clients together are not taking the answers already sent.
+   * Runs `build` while holding a slot, the clients taking turns; waiting ends with the signal's
+   * reason if it fires first. While the call's own client holds its share of unread answers the
+   * call waits for it to read them, SHARE_WAIT_MS at most; refused (-32098) when, by the time its
+   * slot is free, its client still holds them, or clients together hold the server's ceiling.
    */
   async run<T>(call: Pick<MethodCall, 'signal' | 'client'>, build: () => Promise<T>): Promise<T> {
     const client = call.client;
-    const release = await this.gate.acquire(client?.key, call.signal, client === undefined ? undefined : () => !client.overShare());
+    let wake: NodeJS.Timeout | undefined;
+    const ready = client === undefined ? undefined : (): boolean => {
+      const since = client.overShareSince();
+      const left = since === undefined ? 0 : since + SHARE_WAIT_MS - performance.now();
+      if (left <= 0) return true;
+      wake ??= setTimeout(() => { wake = undefined; this.gate.wake(); }, left);
+      return false;
+    };
+    let release: () => void;
+    try {
+      release = await this.gate.acquire(client?.key, call.signal, ready);
+    } finally {
+      clearTimeout(wake);
+    }
     const refusal = client !== undefined ? client.refusal() : this.backlog?.full() ? answersBacklogError() : undefined;
     if (refusal !== undefined) {
       release();

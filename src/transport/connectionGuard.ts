@@ -48,19 +48,25 @@ class ClientLoad implements CallClient {
   open = 0;
   incomplete = 0;
   queuedBytes = 0;
+  private overSince: number | undefined;
   constructor(key: string, guard: ConnectionGuard) {
     this.key = key;
     this.guard = guard;
   }
 
-  overShare(): boolean {
-    const share = this.guard.limits.maxQueuedResponseBytesPerAddress;
-    return share > 0 && this.queuedBytes >= share;
-  }
+  overShareSince(): number | undefined { return this.overSince; }
 
   refusal(): RpcError | undefined {
-    if (this.overShare()) return clientBacklogError();
+    if (this.overSince !== undefined) return clientBacklogError();
     return this.guard.full() ? answersBacklogError() : undefined;
+  }
+
+  /** Its unread answer bytes change by `bytes`. */
+  queue(bytes: number): void {
+    this.queuedBytes += bytes;
+    const share = this.guard.limits.maxQueuedResponseBytesPerAddress;
+    if (share > 0 && this.queuedBytes >= share) this.overSince ??= performance.now();
+    else this.overSince = undefined;
   }
 
   get idle(): boolean { return this.open === 0 && this.incomplete === 0 && this.queuedBytes === 0; }
@@ -205,7 +211,7 @@ export class ConnectionGuard implements AnswerBacklog {
     const socket = res.socket ?? res.req?.socket;
     const client = socket ? this.connections.get(socket)?.client : undefined;
     this.queuedBytes += bytes;
-    if (client !== undefined) client.queuedBytes += bytes;
+    client?.queue(bytes);
     let timer: NodeJS.Timeout | undefined;
     if (this.limits.writeTimeoutMs > 0) {
       timer = setTimeout(() => {
@@ -221,7 +227,7 @@ export class ConnectionGuard implements AnswerBacklog {
       if (timer !== undefined) clearTimeout(timer);
       this.queuedBytes -= bytes;
       if (client !== undefined) {
-        client.queuedBytes -= bytes;
+        client.queue(-bytes);
         this.forgetIfIdle(client);
       }
       for (const fn of this.takenListeners) fn();

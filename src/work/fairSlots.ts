@@ -1,6 +1,7 @@
-// Slots shared fairly between owners (clients): at most `slots` held at once, at most `perOwner` by
-// one owner, and a freed slot goes to the owners in turn (round robin), so one owner's long line of
-// waiters (a batch of a thousand pages) holds the others back by one turn at most. A waiter may also
+// Slots shared fairly between owners (clients): at most `slots` held at once, and a freed slot goes
+// to the owners in turn (round robin), so one owner's long line of waiters (a batch of a thousand
+// pages) holds the others back by one turn at most. While other owners wait, one owner holds at most
+// `perOwner` slots; an owner alone may use them all (a slot is never left idle). A waiter may also
 // be not ready (its client leaves its answers unread): it keeps its place and the slot passes to the
 // next owner; `wake()` looks again once what it waits on changed. Waiters without an owner (calls
 // from inside the process) share one line with no per-owner cap. As in Semaphore, a freed slot
@@ -42,7 +43,8 @@ export class FairSlots {
   acquire(owner?: string, signal?: AbortSignal, ready?: () => boolean): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const key: Owner = owner ?? NO_OWNER;
-    if (this.queued === 0 && this.busy < this.slots && this.room(key) && (ready === undefined || ready())) {
+    // nobody waits: nobody to make room for
+    if (this.queued === 0 && this.busy < this.slots && (ready === undefined || ready())) {
       this.take(key);
       return Promise.resolve(this.releaser(key));
     }
@@ -109,24 +111,29 @@ export class FairSlots {
     });
   }
 
-  /** Grants free slots to the owners in turn, skipping those at their cap or not ready. */
+  /**
+   * Grants free slots to the owners in turn, skipping those not ready; those at their cap only when
+   * no owner under its cap is ready.
+   */
   private grantAll(): void {
     while (this.busy < this.slots && this.queued > 0) {
-      let granted = false;
-      for (const [key, line] of this.lines) {
-        const head = line[0];
-        if (!this.room(key) || (head.ready !== undefined && !head.ready())) continue;
-        line.shift();
-        this.queued--;
-        // the owner served goes to the back of the turn
-        this.lines.delete(key);
-        if (line.length > 0) this.lines.set(key, line);
-        this.take(key);
-        head.grant();
-        granted = true;
-        break;
-      }
-      if (!granted) return;
+      if (!this.grantOne(true) && !this.grantOne(false)) return;
     }
+  }
+
+  private grantOne(underCap: boolean): boolean {
+    for (const [key, line] of this.lines) {
+      const head = line[0];
+      if ((underCap && !this.room(key)) || (head.ready !== undefined && !head.ready())) continue;
+      line.shift();
+      this.queued--;
+      // the owner served goes to the back of the turn
+      this.lines.delete(key);
+      if (line.length > 0) this.lines.set(key, line);
+      this.take(key);
+      head.grant();
+      return true;
+    }
+    return false;
   }
 }

@@ -221,7 +221,7 @@ describe('half-sent requests from one address do not fill the connection cap', (
       socket.on('error', () => { /* closed by the server */ });
     });
     const out: Array<{ socket: net.Socket; got: string; closed: Promise<void> }> = [];
-    for (let i = 0; i < n; i += 256) out.push(...await Promise.all(Array.from({ length: Math.min(256, n - i) }, open)));
+    for (let i = 0; i < n; i += 1024) out.push(...await Promise.all(Array.from({ length: Math.min(1024, n - i) }, open)));
     return out;
   }
 
@@ -238,13 +238,15 @@ describe('half-sent requests from one address do not fill the connection cap', (
       assert.ok(r.json.result?.sequence >= 1, r.text.slice(0, 200));
       // every one of them is answered 503 at once, or held and closed at the read timeout
       await Promise.all(conns.map((c) => c.closed));
-      const refused = conns.filter((c) => c.got !== '');
-      const held = conns.filter((c) => c.got === '');
+      const refused = conns.filter((c) => c.got.startsWith('HTTP/1.1 503 '));
+      const held = conns.filter((c) => !c.got.startsWith('HTTP/1.1 503 '));
       for (const c of refused) assert.match(c.got, /^HTTP\/1.1 503 Service Unavailable\r\n[^]*\r\n\r\ntoo many connections from this address are still sending their requests\n$/);
+      // closed silently (the guard's first-request timer) or with Node's 408 (its headers timer)
+      for (const c of held) assert.ok(c.got === '' || c.got.startsWith('HTTP/1.1 408 '), c.got.slice(0, 100));
       t.diagnostic(`wave ${wave}: 4096 half-sent connections opened in ${openedMs.toFixed(0)} ms: ${held.length} held until the read timeout, ${refused.length} answered 503 at once; another address answered in ${r.ms.toFixed(1)} ms`);
       assert.ok(refused.length > 0 && held.length > 0);
-      // all opened within the read timeout: at most the per-address cap was ever held
-      if (openedMs < READ_S * 1000) assert.ok(held.length <= 512, `${held.length} held`);
+      // all opened well within the read timeout (none held was closed yet): the per-address cap held
+      if (openedMs < READ_S * 1000 / 2) assert.ok(held.length <= 512, `${held.length} held`);
     }
   });
 });

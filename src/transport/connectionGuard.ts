@@ -46,7 +46,13 @@ class ClientLoad implements CallClient {
   readonly key: string;
   private readonly guard: ConnectionGuard;
   open = 0;
-  incomplete = 0;
+  /** Connections that have not sent their first request's headers yet. */
+  fresh = 0;
+  /**
+   * Connections whose latest request had a body: those it has not all arrived for are still sending.
+   * Looked at only when the address nears its cap, so that a request pays no listener for it.
+   */
+  readonly bodies = new Set<Connection>();
   queuedBytes = 0;
   private overSince: number | undefined;
   constructor(key: string, guard: ConnectionGuard) {
@@ -69,14 +75,23 @@ class ClientLoad implements CallClient {
     else this.overSince = undefined;
   }
 
-  get idle(): boolean { return this.open === 0 && this.incomplete === 0 && this.queuedBytes === 0; }
+  get idle(): boolean { return this.open === 0 && this.fresh === 0 && this.bodies.size === 0 && this.queuedBytes === 0; }
+
+  /** True when `cap` of its connections or more are still sending a request. */
+  sendingAtLeast(cap: number): boolean {
+    if (this.fresh + this.bodies.size < cap) return false;
+    for (const connection of this.bodies) if (connection.request?.complete !== false) this.bodies.delete(connection);
+    return this.fresh + this.bodies.size >= cap;
+  }
 }
 
 /** What the guard keeps about one of its connections. */
 interface Connection {
   readonly client: ClientLoad;
-  /** Counted in its client's connections still sending a request. */
-  incomplete: boolean;
+  /** Has not sent its first request's headers yet (counted in its client's `fresh`). */
+  fresh: boolean;
+  /** Its latest request with a body (in its client's `bodies`). */
+  request: IncomingMessage | undefined;
   /** Until its first request's headers are in. */
   silence: NodeJS.Timeout | undefined;
   /** Became a WebSocket (or a stream): no longer an HTTP connection. */
@@ -103,17 +118,8 @@ export class ConnectionGuard implements AnswerBacklog {
   private readonly clients = new Map<string, ClientLoad>();
   private readonly connections = new WeakMap<Socket, Connection>();
   private readonly takenListeners: Array<() => void> = [];
-  /** An 'end' listener shared by every request with a body: its connection has sent the whole request. */
-  private readonly bodyEnded: (this: IncomingMessage) => void;
 
-  constructor(limits: ConnectionLimits) {
-    this.limits = limits;
-    const guard = this;
-    this.bodyEnded = function () {
-      const connection = guard.connections.get(this.socket);
-      if (connection !== undefined) guard.completed(connection);
-    };
-  }
+  constructor(limits: ConnectionLimits) { this.limits = limits; }
 
   static fromConfig(config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'maxIncompleteRequestsPerAddress'
     | 'httpReadTimeout' | 'httpWriteTimeout' | 'maxQueuedResponseBytes' | 'maxQueuedResponseBytesPerAddress'>): ConnectionGuard {
@@ -142,7 +148,7 @@ export class ConnectionGuard implements AnswerBacklog {
     const connection = this.connections.get(socket);
     if (connection === undefined || connection.handedOver) return;
     connection.handedOver = true;
-    this.completed(connection);
+    this.settled(connection);
     this.open--;
     connection.client.open--;
     this.forgetIfIdle(connection.client);
@@ -155,10 +161,8 @@ export class ConnectionGuard implements AnswerBacklog {
       if (connection === undefined) return;
       this.heard(connection);
       if (hasBody(req)) {
-        this.incomplete(connection);
-        req.once('end', this.bodyEnded);
-      } else {
-        this.completed(connection);
+        connection.request = req;
+        connection.client.bodies.add(connection);
       }
     });
     server.prependListener('connection', (socket: Socket) => {
@@ -176,15 +180,15 @@ export class ConnectionGuard implements AnswerBacklog {
       const client = known ?? this.remember(key);
       this.open++;
       client.open++;
-      const connection: Connection = { client, incomplete: false, silence: undefined, handedOver: false };
-      this.incomplete(connection);
+      const connection: Connection = { client, fresh: true, request: undefined, silence: undefined, handedOver: false };
+      client.fresh++;
       if (this.limits.readTimeoutMs > 0) {
         connection.silence = setTimeout(() => socket.destroy(), this.limits.readTimeoutMs);
         connection.silence.unref();
       }
       this.connections.set(socket, connection);
       socket.once('close', () => {
-        this.completed(connection);
+        this.settled(connection);
         if (!connection.handedOver) {
           this.open--;
           client.open--;
@@ -242,7 +246,7 @@ export class ConnectionGuard implements AnswerBacklog {
     if (limits.maxConnections > 0 && this.open >= limits.maxConnections) return TOO_MANY;
     if (client === undefined) return undefined;
     if (limits.maxConnectionsPerAddress > 0 && client.open >= limits.maxConnectionsPerAddress) return TOO_MANY_FROM_ADDRESS;
-    if (limits.maxIncompleteRequestsPerAddress > 0 && client.incomplete >= limits.maxIncompleteRequestsPerAddress) return TOO_MANY_INCOMPLETE;
+    if (limits.maxIncompleteRequestsPerAddress > 0 && client.sendingAtLeast(limits.maxIncompleteRequestsPerAddress)) return TOO_MANY_INCOMPLETE;
     return undefined;
   }
 
@@ -256,25 +260,21 @@ export class ConnectionGuard implements AnswerBacklog {
     if (client.idle && this.clients.get(client.key) === client) this.clients.delete(client.key);
   }
 
-  /** The connection is sending a request (or has not sent its first yet). */
-  private incomplete(connection: Connection): void {
-    if (connection.incomplete) return;
-    connection.incomplete = true;
-    connection.client.incomplete++;
-  }
-
   /** A request's headers are in: Node's own read timeouts take over. */
   private heard(connection: Connection): void {
-    if (connection.silence === undefined) return;
-    clearTimeout(connection.silence);
-    connection.silence = undefined;
+    if (connection.silence !== undefined) {
+      clearTimeout(connection.silence);
+      connection.silence = undefined;
+    }
+    if (!connection.fresh) return;
+    connection.fresh = false;
+    connection.client.fresh--;
   }
 
-  /** The connection's request is all in (or it closed, or left HTTP). */
-  private completed(connection: Connection): void {
+  /** The connection closed or left HTTP: it sends no request any more. */
+  private settled(connection: Connection): void {
     this.heard(connection);
-    if (!connection.incomplete) return;
-    connection.incomplete = false;
-    connection.client.incomplete--;
+    connection.request = undefined;
+    connection.client.bodies.delete(connection);
   }
 }

@@ -206,13 +206,13 @@ describe('half-sent requests from one address do not fill the connection cap', (
   });
   after(async () => { await node?.stop(); });
 
-  /** `n` connections from `address`, each sending the start of a request's headers and no more. */
-  async function halfSent(address: string, n: number): Promise<Array<{ socket: net.Socket; got: string; closed: Promise<void> }>> {
+  /** `n` connections from `address`, each sending `start` (the start of a request) and no more. */
+  async function halfSent(address: string, n: number, start = 'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: appl'): Promise<Array<{ socket: net.Socket; got: string; closed: Promise<void> }>> {
     const port = Number(new URL(node.url).port);
     const open = (): Promise<{ socket: net.Socket; got: string; closed: Promise<void> }> => new Promise((resolve) => {
       const conn = { socket: undefined as unknown as net.Socket, got: '', closed: undefined as unknown as Promise<void> };
       const socket = net.connect({ host: '127.0.0.1', port, localAddress: address }, () => {
-        socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: appl');
+        socket.write(start);
         resolve(conn);
       });
       conn.socket = socket;
@@ -247,6 +247,23 @@ describe('half-sent requests from one address do not fill the connection cap', (
       assert.ok(refused.length > 0 && held.length > 0);
       // all opened well within the read timeout (none held was closed yet): the per-address cap held
       if (openedMs < READ_S * 1000 / 2) assert.ok(held.length <= 512, `${held.length} held`);
+    }
+  });
+
+  it('requests whose body is still arriving count as still being sent', async () => {
+    // whole headers, then 10 of 100 body bytes
+    const conns = await halfSent('127.0.0.4', 600, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    try {
+      await waitFor('the refusals to arrive', async () => conns.filter((c) => c.got !== '').length >= 600 - 512, 30_000);
+      const refused = conns.filter((c) => c.got.startsWith('HTTP/1.1 503 '));
+      assert.ok(refused.length >= 600 - 512, `${refused.length} refused`);
+      for (const c of refused) assert.match(c.got, /still sending their requests\n$/);
+      const other = new ClientAt(node.url, '127.0.0.5');
+      const r = await other.post(body('getLatestLedger'));
+      other.close();
+      assert.ok(r.json.result?.sequence >= 1, r.text.slice(0, 200));
+    } finally {
+      for (const c of conns) c.socket.destroy();
     }
   });
 });

@@ -137,9 +137,6 @@ export class ConnectionGuard implements AnswerBacklog {
   /** The client of a connection this guard counts (undefined for one it does not). */
   clientOf(socket: Socket): CallClient | undefined { return this.connections.get(socket)?.client; }
 
-  /** Client addresses with an open connection or an unread answer (tests, diagnostics). */
-  get clientCount(): number { return this.clients.size; }
-
   /**
    * A connection that became a WebSocket: it no longer counts against the HTTP connections nor
    * waits for a request (the WebSocket transport has its own limit and heartbeat).

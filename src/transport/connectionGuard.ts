@@ -134,8 +134,17 @@ export class ConnectionGuard implements AnswerBacklog {
     });
   }
 
-  /** The client of a connection this guard counts (undefined for one it does not). */
-  clientOf(socket: Socket): CallClient | undefined { return this.connections.get(socket)?.client; }
+  /**
+   * The client of a connection. One this guard does not count (a listener it is not attached to:
+   * fastify's second address for `localhost`) is answered for the server's ceiling only.
+   */
+  clientOf(socket: Socket): CallClient { return this.connections.get(socket)?.client ?? this.uncounted; }
+
+  private readonly uncounted: CallClient = {
+    key: 'uncounted',
+    overShareSince: () => undefined,
+    refusal: () => (this.full() ? answersBacklogError() : undefined),
+  };
 
   /**
    * A connection that became a WebSocket: it no longer counts against the HTTP connections nor

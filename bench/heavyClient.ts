@@ -2,10 +2,12 @@
 // sends the heaviest requests the limits allow, in rotation, back to back until its time is up, and
 // reads every answer without decoding it (a client on another machine would cost the server's cores
 // nothing). Prints one JSON line: answers, bytes, statuses.
-//   node bench/heavyClient.ts <url> <durationMs> <offset> <first> <last>
+//   node bench/heavyClient.ts <url> <durationMs> <offset> <first> <last> [localAddress]
+// With localAddress (a loopback address such as 127.0.0.10) the client connects from it: the node
+// keeps its limits per client address, and each client of the benchmark stands for another machine.
 import { request } from 'node:http';
 
-const [url, durationText, offsetText, firstText, lastText] = process.argv.slice(2);
+const [url, durationText, offsetText, firstText, lastText, localAddress] = process.argv.slice(2);
 const duration = Number(durationText);
 const first = Number(firstText);
 const last = Number(lastText);
@@ -25,7 +27,7 @@ const REQUESTS: string[] = ([
 const { hostname, port } = new URL(url);
 function send(payload: string): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+    const req = request({ host: hostname, port, localAddress, method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
       let bytes = 0;
       res.on('data', (d: Buffer) => { bytes += d.length; });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));

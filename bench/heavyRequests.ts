@@ -63,8 +63,9 @@ async function probe(url: string, ms: number): Promise<{ ms: number[]; bytes: nu
   return { ms: out, bytes };
 }
 
-function heavyClient(url: string, ms: number, offset: number, first: number, last: number): Promise<{ answers: number; bytes: number; statuses: Record<string, number> }> {
-  const child = spawn(process.execPath, [CLIENT, url, String(ms), String(offset), String(first), String(last)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** One heavy client process, connecting from its own loopback address (the node's limits are per client address). */
+function heavyClient(url: string, ms: number, offset: number, first: number, last: number, address: string): Promise<{ answers: number; bytes: number; statuses: Record<string, number> }> {
+  const child = spawn(process.execPath, [CLIENT, url, String(ms), String(offset), String(first), String(last), address], { stdio: ['ignore', 'pipe', 'inherit'] });
   try { setPriority(child.pid!, 10); } catch { /* not permitted: run at normal priority */ }
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
@@ -80,7 +81,7 @@ async function rounds(s: Scenario, opts: HeavyOptions, log: (m: string) => void)
     const idle = await probe(s.node.url, opts.seconds * 1000);
     let peak = 0;
     const sampler = setInterval(() => { peak = Math.max(peak, rssMB(s.node.child.pid!)); }, 50);
-    const clients = Array.from({ length: opts.clients }, (_, i) => heavyClient(s.node.url, opts.seconds * 1000 + 500, i * 2 + r, s.first, s.last));
+    const clients = Array.from({ length: opts.clients }, (_, i) => heavyClient(s.node.url, opts.seconds * 1000 + 500, i * 2 + r, s.first, s.last, `127.0.0.${10 + i}`));
     await sleep(250); // let the heavy requests start first
     const loaded = await probe(s.node.url, opts.seconds * 1000);
     const done = await Promise.all(clients);
@@ -128,7 +129,7 @@ export async function runHeavyRequestsBench(opts: HeavyOptions, log: (m: string)
     };
   });
   const details = ['### Serving while heavy requests run', '',
-    `${opts.clients} client processes (nice 10) send, back to back, getLedgers (JSON and base64) and getTransactions at 200, getEvents at 10,000 as JSON, a batch of 60 JSON getLedgers, and batches of 1,000 getEvents / getTransactions, reading every answer; default limits (16 MiB answers, 2 heavy answers built at once, JSON rendered on the addon's threads). Meanwhile getLatestLedger goes out every 10 ms on one keep-alive connection; the same probe runs on the idle node before, in each round of ${opts.seconds} s. Figures are medians over rounds.`, ''];
+    `${opts.clients} client processes (nice 10), each from its own loopback address, send, back to back, getLedgers (JSON and base64) and getTransactions at 200, getEvents at 10,000 as JSON, a batch of 60 JSON getLedgers, and batches of 1,000 getEvents / getTransactions, reading every answer; default limits (16 MiB answers, 2 heavy answers built at once, JSON rendered on the addon's threads). Meanwhile getLatestLedger goes out every 10 ms on one keep-alive connection; the same probe runs on the idle node before, in each round of ${opts.seconds} s. Figures are medians over rounds.`, ''];
   for (const { s, rounds: rs } of results) details.push(`${s.what} (ledgers ${s.first}..${s.last}; getLatestLedger answer ${fmt(rs[0].probeKB, 0)} KB):`, '', ...table(rs));
   return { rows, details };
 }

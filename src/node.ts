@@ -112,8 +112,8 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   const relief = new MemoryRelief(MEMORY_RELIEF_QUIET_MS, () => nativeAvailable() && loadNative().trimCHeap());
   const connections = ConnectionGuard.fromConfig(config);
   const heavy = new HeavyWork({
-    concurrency: config.heavyRequestConcurrency, jsonThreads: config.xdrJsonWorkerCount, relief,
-    roomForAnswers: () => connections.admits(),
+    concurrency: config.heavyRequestConcurrency, perClientConcurrency: config.heavyRequestConcurrencyPerAddress,
+    jsonThreads: config.xdrJsonWorkerCount, relief, backlog: connections,
   });
   getMetrics().registerServingLoad(() => ({
     openConnections: connections.open, refusedConnections: connections.refused, writeTimeouts: connections.writeTimeouts,

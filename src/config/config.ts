@@ -93,12 +93,16 @@ export interface Config {
   // bounded work per request (see src/rpc/answerBudget.ts, heavyWork.ts, connectionGuard.ts)
   maxResponseBodyBytes: number;           // one HTTP request's answer (a batch shares it); pages end early to fit
   heavyRequestConcurrency: number;        // getLedgers/getTransactions/getEvents answers built at once
+  heavyRequestConcurrencyPerAddress: number; // … of them for one client address while others wait (0: no cap of its own)
   xdrJsonWorkerCount: number;             // large XDR values rendered as JSON at once (xdrFormat: "json")
   httpReadTimeout: number;                // seconds to receive a request's headers and body
   httpIdleTimeout: number;                // seconds a keep-alive connection may wait for its next request
   httpWriteTimeout: number;               // seconds to deliver one answer to the client
   maxConnections: number;                 // open HTTP connections; more are refused with 503
+  maxConnectionsPerAddress: number;       // … from one client address (0: no cap of its own)
+  maxIncompleteRequestsPerAddress: number; // connections of one address still sending a request (new, slow headers or body)
   maxQueuedResponseBytes: number;         // answer bytes written but not yet read by clients, all together
+  maxQueuedResponseBytesPerAddress: number; // … by one client address: its share (0: no share of its own)
   httpCompression: boolean;               // zstd / gzip answers of 4 KiB and more to clients asking for them (transport/answerCompression.ts)
   // streaming (WebSocket and SSE subscriptions, src/stream/)
   maxWebsocketConnections: number;        // open WebSocket connections; more Upgrades are refused with 503
@@ -224,12 +228,18 @@ export const defaultConfig: Config = {
   },
   maxResponseBodyBytes: 16 * 1024 * 1024,
   heavyRequestConcurrency: 2,
+  heavyRequestConcurrencyPerAddress: 1,
   xdrJsonWorkerCount: availableParallelism(),
   httpReadTimeout: 5,
   httpIdleTimeout: 5,
   httpWriteTimeout: 30,
   maxConnections: 4096,
+  // one address holds at most a quarter of the connections, an eighth still sending their requests
+  maxConnectionsPerAddress: 1024,
+  maxIncompleteRequestsPerAddress: 512,
   maxQueuedResponseBytes: 128 * 1024 * 1024,
+  // half an answer budget: a client that leaves one full answer unread gets no more until it reads
+  maxQueuedResponseBytesPerAddress: 8 * 1024 * 1024,
   httpCompression: true,
   // an idle connection costs about 3.6 KiB (bench: 10,000 idle ones added 35 MiB of RSS)
   maxWebsocketConnections: 20_000,

@@ -7,7 +7,7 @@
 // per-client limit refuses does not count against the total. A bucket that has refilled completely
 // is the same as a fresh one, so idle clients are dropped without changing any answer; the map of
 // clients is also capped, evicting the one whose last accepted request is oldest.
-import { isIPv4, isIPv6 } from 'node:net';
+export { clientKey } from '../transport/clientAddress.ts';
 
 export interface RateLimitOptions {
   /** Requests per window per client (0: no per-client limit). */
@@ -126,35 +126,4 @@ export class FaucetRateLimiter {
       detail: `friendbot rate limit exceeded: ${which} is used up; retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`,
     };
   }
-}
-
-/**
- * The key a client is counted under: its IPv4 address (IPv4-mapped IPv6 addresses included), or the
- * /64 prefix of its IPv6 address, since one IPv6 host usually has a whole /64 to pick addresses from.
- */
-export function clientKey(ip: string): string {
-  const address = ip.replace(/%.*$/, ''); // zone index
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped && isIPv4(mapped[1])) return mapped[1];
-  if (!isIPv6(address)) return address;
-  return `${ipv6Groups(address).slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address. */
-function ipv6Groups(address: string): number[] {
-  const parse = (part: string): number[] => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    for (const piece of part.split(':')) {
-      if (piece.includes('.')) { // an embedded IPv4 address: the last two groups
-        const [a, b, c, d] = piece.split('.').map(Number);
-        groups.push((a << 8) | b, (c << 8) | d);
-      } else groups.push(parseInt(piece, 16));
-    }
-    return groups;
-  };
-  const [head, tail] = address.split('::') as [string, string | undefined];
-  if (tail === undefined) return parse(head);
-  const h = parse(head), t = parse(tail);
-  return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
 }

@@ -4,6 +4,7 @@
 // So a request's abandonment is a plain list of callbacks, and a call's AbortSignal is only made
 // when a handler asks for it.
 import type { AnswerBudget } from './answerBudget.ts';
+import type { CallClient } from './answerBacklog.ts';
 import type { MethodCall, StreamConnection } from './methods/types.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 
@@ -36,14 +37,16 @@ export class Abandonment {
 export class CallScope implements MethodCall {
   readonly budget: AnswerBudget;
   stream: StreamConnection | undefined;
+  readonly client: CallClient | undefined;
   private controller: AbortController | undefined;
   private stopReason: unknown;
   private stopped = false;
   private slices: SlicedWork | undefined;
 
-  constructor(budget: AnswerBudget, stream?: StreamConnection) {
+  constructor(budget: AnswerBudget, stream?: StreamConnection, client?: CallClient) {
     this.budget = budget;
     this.stream = stream;
+    this.client = client;
   }
 
   get signal(): AbortSignal {

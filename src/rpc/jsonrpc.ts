@@ -26,6 +26,9 @@
 // Batches: elements run concurrently, answers keep request order and leave out notifications; an
 // empty batch or one with only notifications has no answer (HTTP 204); ids may repeat (each element
 // gets its own answer). A batch longer than `maxBatchSize` gets one -32600 error object.
+// Beyond the reference: a call whose client leaves its answers unread (or while all clients do, past
+// the server's ceiling) is refused with -32098 before any work, unless its method is a light one
+// (rpc/answerBacklog.ts).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { lazyValidator, paramsAjv } from './paramsSchemas.ts';
 import type { Logger } from 'pino';
@@ -38,6 +41,7 @@ import { SlicedWork } from '../work/slicedWork.ts';
 import { CALL_SLICE_MS, CallScope, type Abandonment } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
 import type { CallerHeaders, CallerPolicy } from './callerPolicy.ts';
+import type { CallClient } from './answerBacklog.ts';
 import type { Method, MethodContext, StreamConnection } from './methods/types.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
@@ -72,6 +76,8 @@ export interface RequestScope {
   stream?: StreamConnection;
   /** The request's Origin and Host (an HTTP request's, or a WebSocket's Upgrade): privileged methods check them. */
   caller?: CallerHeaders;
+  /** Who sent it, with its unread answers: any but a light method is refused while it may not get one. */
+  client?: CallClient;
 }
 
 interface Entry {
@@ -366,6 +372,11 @@ export class Dispatcher {
     }
     // a page method called once the batch's answer is full: refused before any work
     if (entry.method.chargesBudget && budget.spent) return this.finish(entry, idText, reqNo, start, undefined, budget.tooLarge(), budget);
+    // its client leaves its answers unread, or all clients together do: refused before any work
+    if (scope.client !== undefined && entry.method.light !== true) {
+      const refusal = scope.client.refusal();
+      if (refusal !== undefined) return this.finish(entry, idText, reqNo, start, undefined, refusal, budget);
+    }
     const gate = entry.gate;
     const full = gate.enter();
     if (full !== undefined) return this.finish(entry, idText, reqNo, start, undefined, full, budget);
@@ -394,7 +405,7 @@ export class Dispatcher {
         paramsError(entry.method, unknown ?? describeSchemaError(validate.errors)), budget);
     }
 
-    const call = new CallScope(budget, scope.stream);
+    const call = new CallScope(budget, scope.stream, scope.client);
     scope.abandonment?.onAbandon((reason) => call.stop(reason));
     let result: unknown;
     try {

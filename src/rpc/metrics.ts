@@ -291,7 +291,7 @@ export class Metrics {
       new Counter({ name: `${ns}_${name}`, help, registers: [this.registry], collect() { this.reset(); this.inc(read(self.servingSource!())); } });
     };
     gauge('http_open_connections', 'open HTTP connections', (l) => l.openConnections);
-    counter('http_refused_connections', 'HTTP connections refused over max-connections', (l) => l.refusedConnections);
+    counter('http_refused_connections', 'HTTP connections refused over max-connections or a per-address limit (max-connections-per-address, max-incomplete-requests-per-address)', (l) => l.refusedConnections);
     counter('http_write_timeouts', 'HTTP connections closed because an answer was not delivered within http-write-timeout', (l) => l.writeTimeouts);
     gauge('http_queued_response_bytes', 'answer bytes handed to sockets and not yet delivered', (l) => l.queuedResponseBytes);
     gauge('heavy_requests_running', 'getLedgers/getTransactions/getEvents answers being built', (l) => l.heavyRunning);

@@ -192,7 +192,7 @@ export function rpcPostHandler(options: RpcPostOptions): (req: IncomingMessage, 
         send(res, 500, headers, '[-32700] invalid request value\n');
         return;
       }
-      answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts, caller: req.headers });
+      answer = dispatcher.handle(parsed.value, { abandonment: abandon, idTexts: parsed.idTexts, caller: req.headers, client: connections.clientOf(req.socket) });
       if (!(answer instanceof Promise)) {
         global.exit();
         sendAnswer(req, res, answer);
@@ -231,7 +231,8 @@ export function rpcPostHandler(options: RpcPostOptions): (req: IncomingMessage, 
   }
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
-    if (!connections.admits() || !global.enter()) {
+    // unread answers refuse calls in the dispatcher, by method and client (rpc/answerBacklog.ts)
+    if (!global.enter()) {
       send(res, 503, corsHeaders(req));
       return;
     }

@@ -102,7 +102,7 @@ export const getEvents: Method = {
       query.applicationOrder = tx.order;
     }
 
-    return ctx.heavy.run(call.signal, async () => {
+    return ctx.heavy.run(call, async () => {
       const page = new Page(call, limit);
       const last = await fillEventPage(ctx.store, page, query, new EventRenderer(req.format));
       const cursor = last !== undefined && page.full ? formatEventId(positionOf(last)) : windowEndCursor;

@@ -15,6 +15,7 @@ function windowDistribution(store: StoreReader, range: LedgerRange | undefined, 
 
 export const getFeeStats: Method = {
   name: 'getFeeStats',
+  light: true,
   paramsSchema: { type: 'object' },
   doc: {
     summary: 'Inclusion fee statistics of recent ledgers, Soroban and classic apart',

@@ -13,6 +13,7 @@ const unhealthy = (message: string): RpcError =>
 
 export const getHealth: Method = {
   name: 'getHealth',
+  light: true,
   paramsSchema: { type: 'object' },
   doc: {
     summary: 'Whether the node is healthy, and the ledgers it stores',

@@ -13,6 +13,7 @@ let cached: { row: LedgerRow; result: RawJson } | undefined;
 
 export const getLatestLedger: Method = {
   name: 'getLatestLedger',
+  light: true,
   paramsSchema: { type: 'object' },
   doc: {
     summary: 'The latest stored ledger',

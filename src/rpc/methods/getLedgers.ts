@@ -128,7 +128,7 @@ function ledgersPage(req: PaginatedRequest, range: LedgerRange, available: Seque
   const format = formatOf(req.xdrFormat);
   const latest = range.latest.sequence;
 
-  return ctx.heavy.run(call.signal, async () => {
+  return ctx.heavy.run(call, async () => {
     const page = new Page(call, limit);
     const ledgers = new LedgerHistoryReader(ctx.store, ctx.ledgerArchive, start, limit, call.signal);
     const last = await page.fill(READ_CHUNK, (n) => ledgers.read(n), (row) => ledgerInfo(row, format, ctx), (row) => row.sequence <= latest, format === 'json' ? ctx.heavy.jsonThreads - 1 : 0);

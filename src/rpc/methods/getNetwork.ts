@@ -6,6 +6,7 @@ import { object, optional, uint32 } from './shared/schemas.ts';
 
 export const getNetwork: Method = {
   name: 'getNetwork',
+  light: true,
   paramsSchema: { type: 'object' },
   doc: {
     summary: 'The network: passphrase, protocol version and faucet',

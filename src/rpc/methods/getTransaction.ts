@@ -24,6 +24,7 @@ function parseHash(hash: string): Uint8Array {
 
 export const getTransaction: Method = {
   name: 'getTransaction',
+  light: true,
   paramsSchema: {
     type: 'object',
     properties: {

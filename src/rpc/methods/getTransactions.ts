@@ -81,7 +81,7 @@ export const getTransactions: Method = {
       : toidEncode({ ledger: start.ledger, transaction: start.transaction, operation: 0 });
     const format = formatOf(req.xdrFormat);
 
-    return ctx.heavy.run(call.signal, async () => {
+    return ctx.heavy.run(call, async () => {
       const page = new Page(call, limit);
       let next = fromId;
       const read = (n: number): StoredTransaction[] => {

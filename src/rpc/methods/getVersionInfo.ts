@@ -5,6 +5,7 @@ import { object, uint32 } from './shared/schemas.ts';
 
 export const getVersionInfo: Method = {
   name: 'getVersionInfo',
+  light: true,
   paramsSchema: { type: 'object' },
   doc: {
     summary: 'Version facts of this node',

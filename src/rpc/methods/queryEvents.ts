@@ -68,7 +68,7 @@ export const queryEvents: Method = {
     };
     if ('stop' in plan) return new Page(call, req.limit).answer('{"events":', suffix(plan.stop));
 
-    return ctx.heavy.run(call.signal, async () => {
+    return ctx.heavy.run(call, async () => {
       const page = new Page(call, req.limit);
       const query = {
         start: plan.start, end: plan.end, descending: state.query.descending, limit: req.limit,

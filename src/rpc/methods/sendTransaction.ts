@@ -39,6 +39,7 @@ function errorFields(result: SubmitResult, format: XdrFormat): Record<string, un
 
 export const sendTransaction: Method = {
   name: 'sendTransaction',
+  light: true,
   paramsSchema: {
     type: 'object',
     properties: {

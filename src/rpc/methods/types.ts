@@ -5,6 +5,7 @@ import type { Config } from '../../config/config.ts';
 import type { LedgerArchive, StoreReader } from '../../store/types.ts';
 import type { AuthMode, Simulation } from '../../host/simulator.ts';
 import type { AnswerBudget } from '../answerBudget.ts';
+import type { CallClient } from '../answerBacklog.ts';
 import type { HeavyWork } from '../heavyWork.ts';
 import type { RpcError } from '../errors.ts';
 import type { StandaloneNetwork } from '../../standalone/standaloneNetwork.ts';
@@ -66,6 +67,8 @@ export interface MethodCall {
   checkpoint(): Promise<void>;
   /** The streaming connection the call came over (WebSocket); absent over HTTP POST. */
   stream?: StreamConnection;
+  /** The client the call came from (HTTP: its source address); absent for calls made in-process. */
+  client?: CallClient;
 }
 
 /** What `subscribe` / `unsubscribe` act on: one streaming connection's subscriptions. */
@@ -133,5 +136,13 @@ export interface Method {
    * dispatcher's CallerPolicy admits, and refused before any work otherwise.
    */
   privileged?: boolean;
+  /**
+   * Small, cheap answers the node must keep giving whatever other clients do (getHealth,
+   * getLatestLedger, getNetwork, sendTransaction, getTransaction, getVersionInfo, getFeeStats):
+   * never refused for unread answers. Any other method is refused (-32098) while its client holds
+   * its share of unread answer bytes, or all clients together the server's ceiling
+   * (rpc/answerBacklog.ts).
+   */
+  light?: boolean;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

@@ -30,10 +30,12 @@ describe('Dispatcher', () => {
     assert.equal(await d.handle([{ jsonrpc: '2.0', method: 'asyncEcho' }]), null);
   });
 
-  it('applies the configured batch limit', () => {
+  it('applies the configured batch limit', async () => {
     const batch = Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'noop' }));
-    assert.equal(d.handle(batch), '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large","data":"batch of 4 requests exceeds the limit of 3"}}');
-    assert.equal(typeof d.handle(batch.slice(0, 3)), 'string');
+    assert.equal(await d.handle(batch), '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large","data":"batch of 4 requests exceeds the limit of 3"}}');
+    // (answered at once or after a turn of the loop, as the time slice falls on a loaded machine)
+    const three = JSON.parse(String(await d.handle(batch.slice(0, 3)))) as unknown[];
+    assert.equal(three.length, 3);
   });
 
   it('gives values through handleToValue', async () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the bundled build when it exists (fast start), else the TypeScript sources (Node >= 22.18).
+// Runs the bundled build when it exists (fast start: runBundle.js), else the TypeScript sources (Node >= 22.18).
 //
 // The node needs Node >= 22.15 (node:sqlite, the SDK); `npm ci` installs Node 24 into node_modules
 // for exactly that. A machine's older `node` running this file (`node bin/lumen-rpc.js`, or a PATH
@@ -29,6 +29,7 @@ if (major < MIN_MAJOR || (major === MIN_MAJOR && minor < MIN_MINOR)) {
   });
 } else {
   module.enableCompileCache?.();
-  const bundle = new URL('../dist/lumen-rpc.mjs', import.meta.url);
-  await import(existsSync(bundle) ? bundle.href : new URL('../src/cli/program.ts', import.meta.url).href);
+  const bundle = fileURLToPath(new URL('../dist/lumen-rpc.cjs', import.meta.url));
+  if (existsSync(bundle)) (await import('./runBundle.js')).runBundle(bundle);
+  else await import(new URL('../src/cli/program.ts', import.meta.url).href);
 }

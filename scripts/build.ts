@@ -1,6 +1,9 @@
-// Bundles the server into one ESM file. Loading the SDK's ~600 modules one by one costs most of a
+// Bundles the server into one file. Loading the SDK's ~600 modules one by one costs most of a
 // second at start-up (resolution and compilation, not execution); one file loads in a fraction of it.
+// The file is CommonJS, run by bin/runBundle.js as a vm.Script: that keeps a code cache of what
+// start-up compiled, which Node's cache of an ES module cannot (see there).
 // Run by `npm start`, `npm test` and the install; the TypeScript sources stay runnable directly.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { staleGeneratedFiles } from './xdr/generate.ts';
 
@@ -14,16 +17,20 @@ if (stale) {
 await build({
   entryPoints: { 'lumen-rpc': 'src/cli/program.ts' },
   outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node22',
   sourcemap: 'linked',
   logLevel: 'warning',
   // native addons are loaded from their own files at run time
   external: ['*.node'],
-  // CommonJS dependencies bundled into ESM still call require() for Node built-ins
-  banner: { js: "import { createRequire as __lumenCreateRequire } from 'node:module'; const require = __lumenCreateRequire(import.meta.url);" },
+  // the sources find the addon and package.json from their own URL: the bundle's, in CommonJS
+  define: { 'import.meta.url': '__lumenBundleUrl' },
+  banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.mjs in ${Math.round(performance.now() - started)} ms`);
+// the ES module bundle earlier builds made
+rmSync('dist/lumen-rpc.mjs', { force: true });
+rmSync('dist/lumen-rpc.mjs.map', { force: true });
+if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.cjs in ${Math.round(performance.now() - started)} ms`);

@@ -71,7 +71,7 @@ const PER_MESSAGE_DEFLATE = {
 } as const;
 
 export interface WebSocketServerOptions {
-  /** The HTTP server (fastify's app.server) whose Upgrade requests are taken. */
+  /** The HTTP server (httpServer.ts's) whose Upgrade requests are taken. */
   server: Server;
   rpcPaths: readonly string[];
   dispatcher: Dispatcher;

@@ -207,6 +207,39 @@ describe('helpers', () => {
   });
 });
 
+describe('fastify built at the first request for its routes', () => {
+  it('answers the requests that came while it was built, each as later ones, and JSON-RPC meanwhile', async () => {
+    const fresh = await startServer({}, { registerRoutes: (app) => { app.get('/friendbot', async () => ({ ok: true })); } });
+    try {
+      const [notFound, preflight, other, friendbot, post] = await Promise.all([
+        request(fresh.port, { method: 'GET', path: '/nowhere' }),
+        request(fresh.port, { method: 'OPTIONS', path: '/', headers: { origin: 'http://app.example', 'access-control-request-method': 'POST' } }),
+        request(fresh.port, { method: 'GET', path: '/rpc' }),
+        request(fresh.port, { method: 'GET', path: '/friendbot' }),
+        rpc(fresh.port, call),
+      ]);
+      assert.equal(notFound.status, 404);
+      assert.equal(notFound.text, '404 page not found\n');
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers['access-control-allow-origin'], 'http://app.example');
+      assert.equal(other.status, 405);
+      assert.equal(friendbot.status, 200);
+      assert.deepEqual(JSON.parse(friendbot.text), { ok: true });
+      assert.equal(post.text, '{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
+      assert.equal((await request(fresh.port, { method: 'GET', path: '/nowhere' })).status, 404);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('closes a server that never built it', async () => {
+    const fresh = await startServer();
+    assert.equal((await rpc(fresh.port, call)).status, 200);
+    await fresh.close();
+    await assert.rejects(request(fresh.port, { body: call }));
+  });
+});
+
 describe('close', () => {
   it('lets an in-flight request finish, then stops accepting', async () => {
     const s = await startServer();

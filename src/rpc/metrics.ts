@@ -19,7 +19,13 @@
 //   plus prom-client's default process/nodejs metrics (unprefixed, as the reference's Go/process
 //   collectors are).
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+// prom-client's parts, one module each: its index also loads the push gateway, the cluster
+// aggregator, histograms and summaries, which this node does not use (a few ms of every start).
+import type { Metric } from 'prom-client';
+import Registry from 'prom-client/lib/registry.js';
+import Counter from 'prom-client/lib/counter.js';
+import Gauge from 'prom-client/lib/gauge.js';
+import collectDefaultMetrics from 'prom-client/lib/defaultMetrics.js';
 
 
 /** What registerServingLoad reads at each scrape. */

@@ -46,7 +46,6 @@ export { contentTypeProblem } from './rpcPost.ts';
 
 // Not `import ... from 'node:http'` (see adminServer.ts): its lazy exports would load undici.
 const { createServer } = process.getBuiltinModule('node:http');
-const { lookup } = process.getBuiltinModule('node:dns');
 
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 
@@ -122,7 +121,7 @@ function bind(server: Server, host: string, port: number): Promise<void> {
 /** The other addresses of a name (localhost: ::1 next to 127.0.0.1); none when it cannot be looked up. */
 function otherAddresses(host: string, bound: string): Promise<string[]> {
   return new Promise((resolve) => {
-    lookup(host, { all: true }, (err, addresses) => {
+    process.getBuiltinModule('node:dns').lookup(host, { all: true }, (err, addresses) => {
       resolve(err ? [] : addresses.map((a) => a.address).filter((a) => a !== bound));
     });
   });

@@ -9,11 +9,12 @@
 // cache is off), one file per checkout and command, made once: by the first run of a build, a few
 // seconds in or at its exit. V8 refuses a cache of another V8 or other flags; the bundle's hash,
 // stored in the file, refuses one of another build. Files are written whole, then renamed.
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
-import { dirname, join } from 'node:path';
-import vm from 'node:vm';
+// (built-ins taken as bin/lumen-rpc.js takes them, see there)
+const { createHash } = process.getBuiltinModule('node:crypto');
+const { readFileSync, renameSync, unlinkSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const vm = process.getBuiltinModule('node:vm');
 
 /** The cache is made this long after the bundle started (or at exit, if sooner): start-up is over. */
 const SAVE_AFTER_MS = 3000;

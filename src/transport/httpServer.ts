@@ -131,6 +131,12 @@ function answerText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(text);
 }
 
+/** Fastify's answer while it closes (return503OnClosing), for the requests of a server that never built it. */
+const CLOSING_BODY = '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}';
+function closingAnswer(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(CLOSING_BODY.length) }).end(CLOSING_BODY);
+}
+
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { config, logger, metrics } = options;
   if (!options.dispatcher && !options.ctx) throw new Error('createHttpServer needs a dispatcher or a method context');
@@ -168,6 +174,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   function dispatch(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST' && !closing && rpcPathSet.has(pathOf(req.url!))) servePost(req, res);
     else if (routes !== undefined) routes.handle(req, res);
+    else if (closing && routesLoading === undefined) closingAnswer(res);
     else if (routesFailed) answerText(res, 500, 'internal error\n');
     else {
       waiting.push([req, res]);

@@ -6,20 +6,24 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 
 /**
- * An ajv for params: no meta-schema check of the (constant) schemas it compiles, so without the
- * meta-schema itself (adding it costs each new ajv, at start, a millisecond or two).
+ * An ajv for params, made when it first compiles a schema (making one costs a millisecond or two of
+ * a start, whose first calls may need none): no meta-schema check of the (constant) schemas it
+ * compiles, so without the meta-schema itself.
  */
-export const paramsAjv = (options: Options): Ajv => new Ajv({ ...options, validateSchema: false, meta: false });
+export function paramsAjv(options: Options): () => Ajv {
+  let ajv: Ajv | undefined;
+  return () => (ajv ??= new Ajv({ ...options, validateSchema: false, meta: false }));
+}
 
 /**
  * A schema's validator, compiled the first time it is asked for (a bad schema throws then). The
  * schema of methods without params, `{ type: 'object' }`, needs no compiling: its validator is a
  * type check (compiling it cost the first call of getLatestLedger, getNetwork, ... a few ms).
  */
-export function lazyValidator(ajv: Ajv, schema: object): () => ValidateFunction {
+export function lazyValidator(ajv: () => Ajv, schema: object): () => ValidateFunction {
   if (isAnyObjectSchema(schema)) return () => anyObject;
   let validate: ValidateFunction | undefined;
-  return () => (validate ??= ajv.compile(schema));
+  return () => (validate ??= ajv().compile(schema));
 }
 
 const isAnyObjectSchema = (schema: object): boolean =>

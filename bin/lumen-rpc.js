@@ -7,8 +7,8 @@
 // on the first import it lacks. This file therefore sticks to syntax Node 18 parses.
 //
 // Node's built-ins are taken with process.getBuiltinModule, not imported: an ES import of one reads
-// all its exports, whose lazy ones load more of Node (node:fs's streams, node:crypto's webcrypto),
-// and node:child_process loads node:net; a few ms of every start, for nothing this path uses.
+// all its exports, whose lazy ones load more of Node (node:fs's ReadStream loads its streams), and
+// node:child_process loads node:net; a few ms of every start, for nothing this path uses.
 
 const MIN_MAJOR = 22, MIN_MINOR = 15;
 const [major, minor] = process.versions.node.split('.').map(Number);

@@ -60,7 +60,8 @@ export interface RunningNode {
   close(): Promise<void>;
   /**
    * Settles when the node cannot go on and must stop, as a start that fails would: a followed
-   * network's history archive failed verification, so there is no state to serve. Never otherwise.
+   * network's history archive failed verification, so there is no state to serve, or the HTTP
+   * routes besides JSON-RPC could not be built. Never otherwise.
    */
   fatal: Promise<Error>;
 }
@@ -138,7 +139,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
   });
   const websockets = attachWebSocketServer({
-    server: http.app.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
+    server: http.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,
   });
   getMetrics().registerStreaming(() => ({
     connections: { ws: websockets.open, sse: sse.open },
@@ -157,7 +158,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   let closed = false;
   return {
     url,
-    fatal: side.fatal ?? new Promise<Error>(() => { /* never */ }),
+    fatal: side.fatal ? Promise.race([side.fatal, http.routesFailure]) : http.routesFailure,
     async close() {
       if (closed) return;
       closed = true;

@@ -15,7 +15,7 @@
 // hands back get their real signers again, so the ledger never holds the engine's key. Contract
 // (C...) addresses cannot be impersonated this way: the host authenticates them by running the
 // contract's own __check_auth.
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { xdr } from '../xdr/xdr.ts';
 import { sha256 } from '../xdr/codec.ts';
 import { bytesVal, symVal } from '../xdr/scVals.ts';
@@ -26,11 +26,15 @@ export interface Impersonated {
   readonly size: number;
 }
 
-const keys = generateKeyPairSync('ed25519');
+// made at the first impersonation, not at start: generating it costs a fresh node a few ms
+let keys: { publicKey: KeyObject; privateKey: KeyObject } | undefined;
+let signerKey: Uint8Array | undefined;
+const signerKeys = () => (keys ??= generateKeyPairSync('ed25519'));
+
 /** The raw public key of the engine's impersonation signer. */
-export const impersonationSigner: Uint8Array = new Uint8Array(
-  keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12),
-);
+export function impersonationSigner(): Uint8Array {
+  return (signerKey ??= new Uint8Array(signerKeys().publicKey.export({ format: 'der', type: 'spki' }).subarray(12)));
+}
 
 const MAX_SIGNERS = 20;
 const SIGNER_WEIGHT = 255; // thresholds are one byte: any threshold is met
@@ -40,7 +44,7 @@ const SIGNER_WEIGHT = 255; // thresholds are one byte: any threshold is met
  * place of the last one when it already has twenty), its sponsoring-ID list kept the same length.
  */
 export function withImpersonationSigner(account: xdr.AccountEntryWire): xdr.AccountEntryWire {
-  const signer: xdr.SignerWire = { key: { type: 0, ed25519: impersonationSigner }, weight: SIGNER_WEIGHT };
+  const signer: xdr.SignerWire = { key: { type: 0, ed25519: impersonationSigner() }, weight: SIGNER_WEIGHT };
   const full = account.signers.length >= MAX_SIGNERS;
   const signers = full ? [...account.signers.slice(0, MAX_SIGNERS - 1), signer] : [...account.signers, signer];
   let ext = account.ext;
@@ -89,12 +93,12 @@ export function signForImpersonated(entry: xdr.SorobanAuthorizationEntryWire, ne
     ? { type: 9, sorobanAuthorization: common }
     : { type: 10, sorobanAuthorizationWithAddress: { ...common, address: creds.address } };
   const payload = sha256(xdr.HashIdPreimage.schema.encode(preimage));
-  const signature = new Uint8Array(sign(null, payload, keys.privateKey));
+  const signature = new Uint8Array(sign(null, payload, signerKeys().privateKey));
   const signed: xdr.SorobanAddressCredentialsWire = {
     ...creds,
     signatureExpirationLedger,
     signature: { type: 16, vec: [{ type: 17, map: [
-      { key: symVal('public_key'), val: bytesVal(impersonationSigner) },
+      { key: symVal('public_key'), val: bytesVal(impersonationSigner()) },
       { key: symVal('signature'), val: bytesVal(signature) },
     ] }] },
   };

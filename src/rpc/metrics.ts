@@ -19,7 +19,13 @@
 //   plus prom-client's default process/nodejs metrics (unprefixed, as the reference's Go/process
 //   collectors are).
 // In-flight gauges are read from the limiters at scrape time, so requests pay nothing for them.
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+// prom-client's parts, one module each: its index also loads the push gateway, the cluster
+// aggregator, histograms and summaries, which this node does not use (a few ms of every start);
+// its default (process and Node.js) metrics are loaded when first read (collectProcessMetrics).
+import type { Metric } from 'prom-client';
+import Registry from 'prom-client/lib/registry.js';
+import Counter from 'prom-client/lib/counter.js';
+import Gauge from 'prom-client/lib/gauge.js';
 
 
 /** What registerServingLoad reads at each scrape. */
@@ -161,8 +167,11 @@ export class Metrics {
   private readonly streamDropped: Counter;
   private streamingSource: (() => StreamingLoad) | undefined;
   private readonly globalLimit: Counter;
+  private readonly processMetrics: boolean;
+  private processCollecting: Promise<void> | undefined;
 
   constructor(options: { processMetrics?: boolean } = {}) {
+    this.processMetrics = options.processMetrics !== false;
     const registry = new Registry();
     this.registry = registry;
     const ns = METRICS_NAMESPACE;
@@ -201,11 +210,24 @@ export class Metrics {
       help: 'streaming connections closed by the node, by reason (slow: over the buffer limit; error; ping: unanswered; limit: refused)',
       labelNames: ['reason'], registers: [registry],
     });
-    if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  }
+
+  /**
+   * Starts prom-client's process and Node.js metrics (unless `processMetrics: false`), once. They are
+   * read only through metricsText (the admin endpoint, which asks for them as it starts): a node
+   * without one does not load or run their collectors (a few ms of every start).
+   */
+  collectProcessMetrics(): Promise<void> {
+    if (!this.processMetrics) return Promise.resolve();
+    this.processCollecting ??= import('prom-client/lib/defaultMetrics.js').then(({ default: collect }) => { collect({ register: this.registry }); });
+    return this.processCollecting;
   }
 
   /** Prometheus text exposition of everything registered. */
-  metricsText(): Promise<string> { return this.registry.metrics(); }
+  async metricsText(): Promise<string> {
+    await this.collectProcessMetrics();
+    return this.registry.metrics();
+  }
   get contentType(): string { return this.registry.contentType; }
 
   /** One finished call of a known method. */

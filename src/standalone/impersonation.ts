@@ -55,7 +55,7 @@ export function impersonatedSimulation(impersonation: Impersonation, transaction
   latestLedger: number): ImpersonatedSimulation | undefined {
   if (impersonation.size === 0) return undefined;
   const options = {
-    impersonationSigner: Buffer.from(impersonationSigner),
+    impersonationSigner: Buffer.from(impersonationSigner()),
     impersonatedAccounts: impersonation.keys().map((k) => Buffer.from(k)),
   };
   const original = new Map<string, string>(); // signed entry -> the entry as sent

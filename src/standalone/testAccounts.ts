@@ -22,16 +22,26 @@ export function bip39Seed(mnemonic: string, passphrase = ''): Buffer {
   return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from(`mnemonic${passphrase}`.normalize('NFKD'), 'utf8'), 2048, 64, 'sha512');
 }
 
-/** SLIP-10 for ed25519: the 32-byte private key at a path of hardened indexes (the only kind ed25519 has). */
-export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Buffer {
-  let I = createHmac('sha512', 'ed25519 seed').update(seed).digest();
+/** A SLIP-10 node: the 64 bytes of HMAC output, private key then chain code. */
+type Slip10Node = Buffer;
+
+/** SLIP-10 for ed25519: the node at a path of hardened indexes (the only kind ed25519 has) below `from`. */
+function slip10Node(from: Slip10Node, path: readonly number[]): Slip10Node {
+  let I = from;
   for (const index of path) {
     const data = Buffer.alloc(37);
     I.copy(data, 1, 0, 32);                            // 0x00 || key
     data.writeUInt32BE((index | HARDENED) >>> 0, 33);  // || ser32(index')
     I = createHmac('sha512', I.subarray(32)).update(data).digest();
   }
-  return I.subarray(0, 32);
+  return I;
+}
+
+const masterNode = (seed: Uint8Array): Slip10Node => createHmac('sha512', 'ed25519 seed').update(seed).digest();
+
+/** SLIP-10 for ed25519: the 32-byte private key at a path of hardened indexes. */
+export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Buffer {
+  return slip10Node(masterNode(seed), path).subarray(0, 32);
 }
 
 export interface TestAccount {
@@ -54,13 +64,16 @@ function accountOf(seed: Buffer, index: number): TestAccount {
   return { index, rawPublicKey, publicKey: StrKey.encodeEd25519PublicKey(Buffer.from(rawPublicKey)), secret: StrKey.encodeEd25519SecretSeed(seed) };
 }
 
-/** Accounts derived so far, per mnemonic: a start asks twice (genesis, then the banner). */
-const derived = new Map<string, { seed: Buffer; accounts: TestAccount[] }>();
+/**
+ * Accounts derived so far, per mnemonic (a start asks twice: genesis, then the banner), and the
+ * node at m/44'/148' they all derive from (one HMAC each then, not four).
+ */
+const derived = new Map<string, { stellar: Slip10Node; accounts: TestAccount[] }>();
 
 /** The first `count` test accounts of TEST_MNEMONIC (each derived once per process). */
 export function testAccounts(count: number, mnemonic = TEST_MNEMONIC): TestAccount[] {
   let known = derived.get(mnemonic);
-  if (known === undefined) derived.set(mnemonic, known = { seed: bip39Seed(mnemonic), accounts: [] });
-  for (let i = known.accounts.length; i < count; i++) known.accounts.push(accountOf(slip10Ed25519(known.seed, [44, 148, i]), i));
+  if (known === undefined) derived.set(mnemonic, known = { stellar: slip10Node(masterNode(bip39Seed(mnemonic)), [44, 148]), accounts: [] });
+  for (let i = known.accounts.length; i < count; i++) known.accounts.push(accountOf(slip10Node(known.stellar, [i]).subarray(0, 32), i));
   return known.accounts.slice(0, count);
 }

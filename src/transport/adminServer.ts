@@ -30,6 +30,8 @@ export function createAdminServer(options: { config: Pick<Config, 'adminEndpoint
   const { config, metrics, logger } = options;
   if (config.adminEndpoint === '') return undefined;
   const { host, port } = parseAdminEndpoint(config.adminEndpoint);
+  // the process metrics count from the start of the endpoint that shows them
+  metrics.collectProcessMetrics().catch((err: unknown) => logger.error({ err }, 'the process metrics could not be started'));
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];

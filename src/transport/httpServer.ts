@@ -25,9 +25,12 @@
 // bounded (connectionGuard.ts).
 //
 // The POSTs themselves are answered by rpcPost.ts on node's request and response, without fastify.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import fastifyCors from '@fastify/cors';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Fastify, for everything else (webRoutes.ts), is built at the first request for one of its routes:
+// building it (its modules, plugins and routes: about 30 ms) was a tenth of a fresh node's time to
+// its first answer, which JSON-RPC does not need. Requests that come while it is built wait for it.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { ConnectionGuard, CHECK_INTERVAL_MS } from './connectionGuard.ts';
@@ -37,8 +40,12 @@ import { rpcPostHandler } from './rpcPost.ts';
 import { AnswerCompression } from './answerCompression.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { Method, MethodContext } from '../rpc/methods/types.ts';
+import type { WebRoutes } from './webRoutes.ts';
 
 export { contentTypeProblem } from './rpcPost.ts';
+
+// Not `import ... from 'node:http'` (see adminServer.ts): its lazy exports would load undici.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export const DEFAULT_RPC_PATHS: readonly string[] = ['/', '/rpc', '/rpc/', '/soroban/rpc', '/soroban/rpc/'];
 
@@ -71,7 +78,13 @@ export interface HttpServer {
   listen(): Promise<{ host: string; port: number }>;
   /** Stops accepting, lets in-flight requests finish (10 s at most), then closes. */
   close(): Promise<void>;
-  readonly app: FastifyInstance;
+  /** The server JSON-RPC is served on (the first of a name's addresses, see listen). */
+  readonly server: Server;
+  /**
+   * Settles, with the error, when the routes besides the JSON-RPC POSTs (fastify, built at the first
+   * request for one) cannot be built: the node cannot go on. Never otherwise.
+   */
+  readonly routesFailure: Promise<Error>;
   readonly dispatcher: Dispatcher;
   readonly connections: ConnectionGuard;
 }
@@ -95,24 +108,33 @@ export function parseEndpoint(endpoint: string): { host: string; port: number } 
   return { host, port };
 }
 
-const TEXT_PLAIN = 'text/plain; charset=utf-8';
-
-/**
- * CORS headers of an actual (non-preflight) request on the JSON-RPC paths, set inline: a fastify
- * hook (as @fastify/cors installs) costs about a tenth of a cached request's time.
- */
-function cors(request: FastifyRequest, reply: FastifyReply): void {
-  const origin = request.headers.origin;
-  reply.header('vary', 'Origin');
-  if (origin !== undefined) reply.header('access-control-allow-origin', origin);
+function bind(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
-function sendText(reply: FastifyReply, status: number, text: string): void {
-  reply.code(status)
-    .header('content-type', TEXT_PLAIN)
-    .header('x-content-type-options', 'nosniff')
-    .header('accept-post', 'application/json')
-    .send(text);
+/** The other addresses of a name (localhost: ::1 next to 127.0.0.1); none when it cannot be looked up. */
+function otherAddresses(host: string, bound: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    process.getBuiltinModule('node:dns').lookup(host, { all: true }, (err, addresses) => {
+      resolve(err ? [] : addresses.map((a) => a.address).filter((a) => a !== bound));
+    });
+  });
+}
+
+function answerText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(text);
+}
+
+/** Fastify's answer while it closes (return503OnClosing), for the requests of a server that never built it. */
+const CLOSING_BODY = '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}';
+function closingAnswer(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(CLOSING_BODY.length) }).end(CLOSING_BODY);
 }
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
@@ -130,101 +152,104 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   metrics?.registerGlobalInflight(() => global.inflight);
   const bodyLimit = config.maxRequestBodyBytes;
   const readTimeoutMs = Math.max(1, config.httpReadTimeout * 1000);
+  const keepAliveTimeoutMs = Math.max(1, config.httpIdleTimeout * 1000);
   const connections = options.connections ?? ConnectionGuard.fromConfig(config);
-
-  const app = Fastify({
-    logger: false,
-    bodyLimit,
-    // The reference's ReadTimeout (5 s) covers headers and body; Go's idle timeout defaults to it.
-    requestTimeout: readTimeoutMs,
-    keepAliveTimeout: Math.max(1, config.httpIdleTimeout * 1000),
-    http: { headersTimeout: readTimeoutMs, requestTimeout: readTimeoutMs, connectionsCheckingInterval: CHECK_INTERVAL_MS },
-    return503OnClosing: true,
-    forceCloseConnections: 'idle',
-  });
-  // fastify's handler of the server's requests, taken off the server: the dispatch below calls it
-  const [fastifyHandler, ...others] = app.server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  if (fastifyHandler === undefined || others.length > 0) throw new Error('fastify\'s server has not one request listener');
-  app.server.removeListener('request', fastifyHandler);
-  let closing = false;
-  connections.attach(app.server);
-
   const compression = new AnswerCompression({ enabled: config.httpCompression, connections, logger });
   const servePost = rpcPostHandler({ dispatcher, logger, metrics, connections, global, bodyLimit, compression });
-
-  function onOtherMethod(request: FastifyRequest, reply: FastifyReply): void {
-    cors(request, reply);
-    reply.code(405).header('accept-post', 'application/json').send();
-  }
-
   const paths = options.rpcPaths ?? DEFAULT_RPC_PATHS;
+  const rpcPathSet = new Set(paths);
+  let closing = false;
 
-  // JSON-RPC routes. POST is answered by servePost (rpcPost.ts): mostly before fastify routes it (see
-  // below), else from onRequest; the handler is never reached.
-  void app.register(async (rpc) => {
-    rpc.setErrorHandler((err, _request, reply) => {
-      logger.error({ err }, 'JSON-RPC HTTP route error');
-      sendText(reply, 500, 'internal error\n');
-    });
-    for (const url of paths) {
-      rpc.route({
-        method: 'POST',
-        url,
-        // the POSTs that did not skip fastify (see below): answered the same way, fastify stepping aside
-        onRequest: (request, reply) => { reply.hijack(); servePost(request.raw, reply.raw); },
-        handler: (_request, reply) => { sendText(reply, 500, 'internal error\n'); },
-      });
-      rpc.route({ method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH'], url, exposeHeadRoute: false, handler: onOtherMethod });
-    }
-  });
-
-  // Everything else: @fastify/cors (its hook covers the routes of this context; its `OPTIONS *`
-  // route answers preflights on every path, the JSON-RPC ones included), then the caller's routes.
-  void app.register(async (web) => {
-    await web.register(fastifyCors, {
-      origin: true,
-      methods: ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
-      strictPreflight: false,
-      optionsSuccessStatus: 204,
-    });
-    if (options.registerRoutes !== undefined) await options.registerRoutes(web);
-  });
+  // fastify's routes (webRoutes.ts) once built; the requests for them that came while they were built
+  let routes: WebRoutes | undefined;
+  let routesFailed = false;
+  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  let routesLoading: Promise<void> | undefined;
+  let routesFailedWith!: (e: Error) => void;
+  const routesFailure = new Promise<Error>((resolve) => { routesFailedWith = resolve; });
 
   // POSTs to a JSON-RPC path, spelled exactly as one (a query string aside), go to servePost before
   // fastify sees them; fastify routes the rest (other spellings it normalizes, and every request
-  // once the server is closing, which it answers 503). Servers fastify adds for a name's other
-  // addresses (localhost's ::1 next to 127.0.0.1) route everything through it: the same answers.
-  const rpcPathSet = new Set(paths);
-  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // once the server is closing, which it answers 503).
+  function dispatch(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST' && !closing && rpcPathSet.has(pathOf(req.url!))) servePost(req, res);
-    else fastifyHandler(req, res);
-  });
+    else if (routes !== undefined) routes.handle(req, res);
+    else if (closing && routesLoading === undefined) closingAnswer(res);
+    else if (routesFailed) answerText(res, 500, 'internal error\n');
+    else {
+      waiting.push([req, res]);
+      routesLoading ??= loadRoutes();
+    }
+  }
 
-  app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).header('content-type', TEXT_PLAIN).header('x-content-type-options', 'nosniff').send('404 page not found\n');
-  });
+  /** A server as fastify made its own: the reference's ReadTimeout (5 s) covers headers and body; Go's idle timeout defaults to it. */
+  function newServer(): Server {
+    const s = createServer({ headersTimeout: readTimeoutMs, requestTimeout: readTimeoutMs, connectionsCheckingInterval: CHECK_INTERVAL_MS }, dispatch);
+    s.keepAliveTimeout = keepAliveTimeoutMs;
+    connections.attach(s);
+    return s;
+  }
+  const server = newServer();
+  /** The servers of a name's other addresses. */
+  const others: Server[] = [];
+
+  async function loadRoutes(): Promise<void> {
+    try {
+      const { buildWebRoutes } = await import('./webRoutes.ts');
+      routes = await buildWebRoutes({ server, rpcPaths: paths, bodyLimit, logger, servePost, registerRoutes: options.registerRoutes });
+    } catch (e) {
+      routesFailed = true;
+      logger.error({ err: e }, 'the HTTP routes besides JSON-RPC could not be built');
+      for (const [, res] of waiting.splice(0)) answerText(res, 500, 'internal error\n');
+      routesFailedWith(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    for (const [req, res] of waiting.splice(0)) routes.handle(req, res);
+  }
 
   let closed: Promise<void> | undefined;
 
   return {
-    app,
+    server,
+    routesFailure,
     dispatcher,
     connections,
     async listen() {
       const { host, port } = parseEndpoint(config.endpoint);
-      await app.listen({ host, port });
-      const addr = app.server.address();
-      if (addr === null || typeof addr === 'string') return { host, port };
+      await bind(server, host, port);
+      const addr = server.address() as AddressInfo;
+      // 'localhost' may name several addresses (127.0.0.1 and ::1): each is served, as fastify's
+      // listen did (an address that cannot be bound is left out, as there)
+      if (host === 'localhost') {
+        for (const address of await otherAddresses(host, addr.address)) {
+          const other = newServer();
+          try {
+            await bind(other, address, addr.port);
+          } catch {
+            continue;
+          }
+          other.on('upgrade', (...args: unknown[]) => server.emit('upgrade', ...args));
+          others.push(other);
+        }
+      }
       logger.info({ subsys: 'jsonrpc', addr: `${addr.address}:${addr.port}` }, 'JSON-RPC server listening');
       return { host: addr.address, port: addr.port };
     },
     close() {
       closing = true;
       closed ??= (async () => {
-        const timer = setTimeout(() => { app.server.closeAllConnections(); }, SHUTDOWN_GRACE_MS);
+        const servers = [server, ...others];
+        const timer = setTimeout(() => { for (const s of servers) s.closeAllConnections(); }, SHUTDOWN_GRACE_MS);
         timer.unref();
         try {
-          await app.close();
+          // fastify's close first (its hooks end the SSE streams; it answers 503 from now on), once built
+          await routesLoading;
+          await routes?.close();
+          // no new connections; idle keep-alive ones are closed now, the others once their answer is out
+          await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeIdleConnections();
+          })));
         } finally {
           clearTimeout(timer);
         }

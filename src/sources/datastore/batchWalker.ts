@@ -17,7 +17,7 @@ const TRANSFER_FROM_BYTES = 64 * 1024;
  */
 function workerUrl(): URL {
   const source = new URL('./batchWalkWorker.ts', import.meta.url);
-  return existsSync(fileURLToPath(source)) ? source : new URL('./lumen-rpc-batch-walker.mjs', import.meta.url);
+  return existsSync(fileURLToPath(source)) ? source : new URL('./lumen-rpc-batch-walker.cjs', import.meta.url);
 }
 
 class BatchWalker {

@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
@@ -142,7 +141,8 @@ export class CaptiveCoreSource implements LedgerSource {
   }
 
   private logLines(stream: Readable): void {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+    // node:readline taken here, not imported: a standalone node, which never runs core, need not load it
+    process.getBuiltinModule('node:readline').createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
       this.recentLog.push(line);
       if (this.recentLog.length > LOG_TAIL_LINES) this.recentLog.shift();
       this.opts.log?.(line);

@@ -45,10 +45,15 @@ export class WalCheckpointer {
 
   constructor(path: string) { this.path = path; }
 
-  /** A transaction committed: the log has grown. Starts the thread on first use. */
+  /**
+   * A transaction committed: the log has grown. The thread starts at the second commit, and copies
+   * what the first logged then (SQLite's own threshold is the backstop meanwhile): starting a thread
+   * costs a few ms, which at the first commit, a new database's genesis, delayed the node's first
+   * answer.
+   */
   committed(): void {
+    if (Atomics.add(this.flags, COMMITS, 1) === 0) return;
     this.worker ??= this.start();
-    Atomics.add(this.flags, COMMITS, 1);
     Atomics.notify(this.flags, COMMITS);
   }
 

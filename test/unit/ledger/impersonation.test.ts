@@ -29,7 +29,7 @@ it('shows the host the engine signer (weight 255), in place of the last of twent
   const few = account(owner, [Keypair.random()], true);
   const shown = withImpersonationSigner(few);
   assert.equal(shown.signers.length, 2);
-  assert.deepEqual(shown.signers[1], { key: { type: 0, ed25519: impersonationSigner }, weight: 255 });
+  assert.deepEqual(shown.signers[1], { key: { type: 0, ed25519: impersonationSigner() }, weight: 255 });
   assert.equal(ids(shown), 2, 'the sponsoring-ID list follows the signers');
   assert.deepEqual(few.signers.length, 1, 'the real entry is not changed');
   const afterHost = { ...shown, balance: 42n };
@@ -39,7 +39,7 @@ it('shows the host the engine signer (weight 255), in place of the last of twent
   const shownFull = withImpersonationSigner(full);
   assert.equal(shownFull.signers.length, 20);
   assert.equal(ids(shownFull), 20);
-  assert.deepEqual(shownFull.signers[19].key, { type: 0, ed25519: impersonationSigner });
+  assert.deepEqual(shownFull.signers[19].key, { type: 0, ed25519: impersonationSigner() });
   assert.deepEqual(withRealSigners(shownFull, full), full);
 });
 
@@ -58,7 +58,7 @@ it('signs an impersonated address\'s auth entry over the payload the host comput
     const creds = { address: { type: 0 as const, accountId: key(kp) }, nonce: 9n, signatureExpirationLedger: expiration, signature: { type: 1 as const } };
     return { credentials: type === 1 ? { type: 1, address: creds } : { type: 2, addressV2: creds }, rootInvocation: invocation };
   };
-  const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), impersonationSigner]), format: 'der', type: 'spki' });
+  const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), impersonationSigner()]), format: 'der', type: 'spki' });
 
   for (const type of [1, 2] as const) {
     for (const [given, expected] of [[0, 77], [90, 90]]) {
@@ -74,7 +74,7 @@ it('signs an impersonated address\'s auth entry over the payload the host comput
       const map = sig.type === 17 ? sig.map! : assert.fail();
       assert.deepEqual(map.map((e) => e.key.type === 15 ? e.key.sym.toString() : ''), ['public_key', 'signature']);
       const bytes = (v: xdr.ScValWire) => (v.type === 13 ? v.bytes : assert.fail());
-      assert.deepEqual(bytes(map[0].val), impersonationSigner);
+      assert.deepEqual(bytes(map[0].val), impersonationSigner());
       assert.ok(verify(null, payload, publicKey, bytes(map[1].val)), 'the host\'s ed25519 check passes');
     }
   }

@@ -1,6 +1,7 @@
 // HTTP-level behaviour of the JSON-RPC endpoint (reference: jrpc2's jhttp bridge, rs/cors, Go net/http).
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { contentTypeProblem, parseEndpoint } from '../../../src/transport/httpServer.ts';
 import { assertAlive, request, rpc, startServer, type TestServer } from './support.ts';
 
@@ -204,6 +205,55 @@ describe('helpers', () => {
     assert.deepEqual(parseEndpoint('[::1]:0'), { host: '::1', port: 0 });
     assert.throws(() => parseEndpoint('localhost'));
     assert.throws(() => parseEndpoint('localhost:99999'));
+  });
+});
+
+describe('fastify built at the first request for its routes', () => {
+  it('answers the requests that came while it was built, each as later ones, and JSON-RPC meanwhile', async () => {
+    const fresh = await startServer({}, { registerRoutes: (app) => { app.get('/friendbot', async () => ({ ok: true })); } });
+    try {
+      const [notFound, preflight, other, friendbot, post] = await Promise.all([
+        request(fresh.port, { method: 'GET', path: '/nowhere' }),
+        request(fresh.port, { method: 'OPTIONS', path: '/', headers: { origin: 'http://app.example', 'access-control-request-method': 'POST' } }),
+        request(fresh.port, { method: 'GET', path: '/rpc' }),
+        request(fresh.port, { method: 'GET', path: '/friendbot' }),
+        rpc(fresh.port, call),
+      ]);
+      assert.equal(notFound.status, 404);
+      assert.equal(notFound.text, '404 page not found\n');
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers['access-control-allow-origin'], 'http://app.example');
+      assert.equal(other.status, 405);
+      assert.equal(friendbot.status, 200);
+      assert.deepEqual(JSON.parse(friendbot.text), { ok: true });
+      assert.equal(post.text, '{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
+      assert.equal((await request(fresh.port, { method: 'GET', path: '/nowhere' })).status, 404);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('closes a server that never built it; a request that comes meanwhile gets the 503 fastify gives while closing', async () => {
+    const s = await startServer();
+    // a call in flight keeps its connection open while the server closes; a second request comes on it then
+    const socket = connect(s.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => { text += d; });
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'block' });
+    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    while (s.probe.blocked.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const closing = s.server.close();
+    socket.write('GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n');
+    s.probe.blocked.splice(0)[0]('done');
+    // both answers in (the second's body comes with its headers)
+    while (!/\r\n\r\n[^]*HTTP\/1\.1 [^]*\r\n\r\n[^]+$/.test(text)) await new Promise((r) => setTimeout(r, 5));
+    socket.end();
+    await ended;
+    await closing;
+    assert.match(text, /HTTP\/1\.1 503 Service Unavailable[^]*\r\n\r\n\{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503\}/);
+    assert.match(text, /HTTP\/1\.1 200 OK[^]*"result":"done"/);
+    await assert.rejects(request(s.port, { body: call }));
   });
 });
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import { defaultConfig } from '../../../src/config/config.ts';
 import { Dispatcher } from '../../../src/rpc/jsonrpc.ts';
+import { lazyValidator, paramsAjv } from '../../../src/rpc/paramsSchemas.ts';
 import { methods } from '../../../src/rpc/methods/index.ts';
 import { devMethods } from '../../../src/rpc/methods/dev/index.ts';
 import { streamMethods } from '../../../src/rpc/methods/subscribe.ts';
@@ -36,5 +37,15 @@ describe('params schemas', () => {
     const answer = await d.handleToValue({ jsonrpc: '2.0', id: 1, method: 'a' }) as { error: { code: number; message: string } };
     assert.equal(answer.error.code, -32603);
     assert.match(answer.error.message, /invalid params schema for a/);
+  });
+
+  it('the schema of methods without params, not compiled, validates as ajv\'s compiled one', () => {
+    const ours = lazyValidator(paramsAjv({ strict: false }), { type: 'object' })();
+    const ajvs = new Ajv({ strict: false }).compile({ type: 'object' });
+    for (const value of [{}, { a: 1 }, [], null, 0, 'x', true, undefined]) {
+      assert.equal(ours(value), ajvs(value), JSON.stringify(value));
+      assert.deepEqual(ours.errors ?? null, ajvs.errors ?? null, JSON.stringify(value));
+    }
+    assert.ok(methods.some((m) => JSON.stringify(m.paramsSchema) === '{"type":"object"}'), 'served methods have that schema');
   });
 });

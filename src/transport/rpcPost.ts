@@ -3,7 +3,10 @@
 // runs cost about a third of a small cached answer's time, and none of them does anything for a POST
 // to a JSON-RPC path, so these answers are written as fastify wrote them (the same status lines,
 // headers in the same order, bodies) without it.
+// Buffer and performance imported: Node's globals of those names are getters, called at each use.
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ConnectionGuard } from './connectionGuard.ts';
 import { Abandonment } from '../rpc/callScope.ts';

@@ -1,5 +1,7 @@
 // The lumen-rpc command line: `start` runs a node, `gen-config` prints a TOML configuration, `replay`
 // checks the ledger engine against a real network's closed ledgers.
+// First, so that it runs before any other module's code (see the file).
+import './keepNextTickFast.ts';
 import { Command } from 'commander';
 import { loadConfig, configToToml } from '../config/load.ts';
 import { options } from '../config/options.ts';

@@ -1,7 +1,7 @@
 // The limits of one request and of each method call in it, built for the common case: most calls
 // finish synchronously and never need an AbortSignal, and Node's AbortController/EventTarget cost
 // microseconds each, which on the hot path (getLatestLedger, getTransaction) is a measurable share.
-// So a request's abandonment is a plain list of callbacks, and a call's AbortSignal is only made
+// So a request's abandonment is a plain set of callbacks, and a call's AbortSignal is only made
 // when a handler asks for it.
 import type { AnswerBudget } from './answerBudget.ts';
 import type { CallClient } from './answerBacklog.ts';
@@ -11,25 +11,41 @@ import { SlicedWork } from '../work/slicedWork.ts';
 /** How long a call works before it gives the event loop a turn. */
 export const CALL_SLICE_MS = 3;
 
-/** One HTTP request being given up (its global time limit passed, or its client left). */
+/**
+ * One request being given up (an HTTP request's global time limit passed or its client left; a
+ * WebSocket's connection closed). The calls still running on it listen; a call that ends stops
+ * listening, so a long-lived connection does not collect one listener per call it ever made.
+ */
 export class Abandonment {
   private reasonValue: unknown;
   private fired = false;
-  private listeners: Array<(reason: unknown) => void> | undefined;
+  private listeners: Set<(reason: unknown) => void> | undefined;
 
-  /** Calls `fn` when the request is abandoned (at once if it already is). */
-  onAbandon(fn: (reason: unknown) => void): void {
-    if (this.fired) fn(this.reasonValue);
-    else (this.listeners ??= []).push(fn);
+  /** True once the request is abandoned. */
+  get abandoned(): boolean { return this.fired; }
+  /** Why it was abandoned (undefined until it is). */
+  get reason(): unknown { return this.reasonValue; }
+  /** Calls listening now (tests, diagnostics). */
+  get listening(): number { return this.listeners?.size ?? 0; }
+
+  /** Calls `fn` when the request is abandoned (at once if it already is); the result stops listening. */
+  onAbandon(fn: (reason: unknown) => void): () => void {
+    if (this.fired) {
+      fn(this.reasonValue);
+      return () => {};
+    }
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(fn);
+    return () => { listeners.delete(fn); };
   }
 
   abandon(reason: unknown): void {
     if (this.fired) return;
     this.fired = true;
     this.reasonValue = reason;
-    const listeners = this.listeners ?? [];
+    const listeners = this.listeners;
     this.listeners = undefined;
-    for (const fn of listeners) fn(reason);
+    if (listeners !== undefined) for (const fn of listeners) fn(reason);
   }
 }
 

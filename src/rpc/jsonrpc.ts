@@ -29,6 +29,7 @@
 // Beyond the reference: a call whose client leaves its answers unread (or while all clients do, past
 // the server's ceiling) is refused with -32098 before any work, unless its method is a light one
 // (rpc/answerBacklog.ts).
+import { performance } from 'node:perf_hooks'; // Node's global of that name is a getter, called at each use
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { lazyValidator, paramsAjv } from './paramsSchemas.ts';
 import type { Logger } from 'pino';
@@ -406,7 +407,9 @@ export class Dispatcher {
     }
 
     const call = new CallScope(budget, scope.stream, scope.client);
-    scope.abandonment?.onAbandon((reason) => call.stop(reason));
+    const abandonment = scope.abandonment;
+    // a request already given up (a batch's later element): the call starts stopped
+    if (abandonment?.abandoned) call.stop(abandonment.reason);
     let result: unknown;
     try {
       result = entry.method.handler(params, this.ctx, call);
@@ -418,9 +421,15 @@ export class Dispatcher {
       gate.exit();
       return this.finish(entry, idText, reqNo, start, result, undefined, budget);
     }
+    // Only a call still running can be abandoned: a request is given up by a timer or its client's
+    // going away, never while a handler runs, so a synchronous call needs no listener.
+    const stopListening = abandonment?.onAbandon((reason) => call.stop(reason));
     const promise = Promise.resolve(result);
     // The slot is held until the handler is really done, even after a timeout answer.
-    const exit = (): void => gate.exit();
+    const exit = (): void => {
+      gate.exit();
+      stopListening?.();
+    };
     promise.then(exit, exit);
     let timedOut = false;
     return withTimeout(promise, gate.maxDurationMs, () => {
@@ -442,10 +451,8 @@ export class Dispatcher {
     const name = entry.method.name;
     let text: string | JsonChunks | undefined;
     let status: string;
-    // A page was charged item by item as it was built; any other result is charged whole here.
-    const charge = (bytes: number): boolean => entry.method.chargesBudget === true || budget.take(bytes);
     if (error === undefined && result instanceof JsonChunks) {
-      if (!charge(result.bytes)) {
+      if (!charges(entry, budget, result.bytes)) {
         error = budget.tooLarge(result.bytes);
       } else {
         status = 'ok';
@@ -460,12 +467,14 @@ export class Dispatcher {
       }
       // charged by its length: measuring UTF-8 bytes would cost every small answer a scan, and
       // results are ASCII but for the odd string value
-      if (error === undefined && resultText !== undefined && !charge(resultText.length)) {
+      if (error === undefined && resultText !== undefined && !charges(entry, budget, resultText.length)) {
         error = budget.tooLarge(resultText.length);
       }
       if (error === undefined) {
         status = isFailedResult(result) ? 'error' : 'ok';
-        if (idText !== undefined) text = `{"jsonrpc":"2.0","id":${idText},"result":${resultText ?? 'null'}}`;
+        if (idText !== undefined) {
+          text = result instanceof RawJson ? result.answer(idText) : `{"jsonrpc":"2.0","id":${idText},"result":${resultText ?? 'null'}}`;
+        }
       }
     }
     if (error !== undefined) {
@@ -493,6 +502,10 @@ export class Dispatcher {
     return text ?? null;
   }
 }
+
+/** Whether a result of `bytes` fits the answer: a page was charged item by item as it was built, any other result is charged whole here. */
+const charges = (entry: Entry, budget: AnswerBudget, bytes: number): boolean =>
+  entry.method.chargesBudget === true || budget.take(bytes);
 
 /** A number id as JSON text; one that JSON cannot carry (Infinity) answers as null. */
 const numberText = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');

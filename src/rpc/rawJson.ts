@@ -5,7 +5,23 @@
 /** Text put into an answer verbatim. It must be valid JSON. */
 export class RawJson {
   readonly json: string;
+  /**
+   * The last answer made around it, for the next request with the same id (clients commonly send
+   * the same one): a cached result (getLatestLedger's, once per ledger) is then answered with the
+   * very same string, which the engine flattens and measures once instead of per request.
+   */
+  private lastIdText: string | undefined;
+  private lastAnswer = '';
   constructor(json: string) { this.json = json; }
+
+  /** `{"jsonrpc":"2.0","id":<idText>,"result":<json>}` */
+  answer(idText: string): string {
+    if (idText !== this.lastIdText) {
+      this.lastAnswer = `{"jsonrpc":"2.0","id":${idText},"result":${this.json}}`;
+      this.lastIdText = idText;
+    }
+    return this.lastAnswer;
+  }
 }
 
 /** JSON already encoded as UTF-8 (XDR rendered by the addon), spliced into an answer as it is. */

@@ -3,10 +3,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/config/config.ts';
 import { Dispatcher, errorResponseText, stripNulls } from '../../../src/rpc/jsonrpc.ts';
+import { Abandonment } from '../../../src/rpc/callScope.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
-import { testMethods } from './support.ts';
+import { testMethods, type Probe } from './support.ts';
 
-const probe = { calls: {}, aborted: [], blocked: [], logs: [] };
+const probe: Probe = { calls: {}, aborted: [], blocked: [], logs: [] };
 const d = new Dispatcher({ methods: testMethods(probe), ctx: { config: defaultConfig } as unknown as MethodContext, maxBatchSize: 3 });
 
 describe('Dispatcher', () => {
@@ -41,6 +42,34 @@ describe('Dispatcher', () => {
   it('gives values through handleToValue', async () => {
     assert.deepEqual(await d.handleToValue({ jsonrpc: '2.0', id: 2, method: 'nope' }),
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found', data: 'nope' } });
+  });
+
+  it('has only the calls still running listen to their request: a connection does not collect one listener per call', async () => {
+    const connection = new Abandonment();
+    assert.equal(d.handle({ jsonrpc: '2.0', id: 1, method: 'echo', params: { a: 1 } }, { abandonment: connection }), '{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
+    assert.equal(connection.listening, 0, 'a synchronous call ends before anything can abandon it');
+    const answers = [1, 2, 3].map((v) => d.handle({ jsonrpc: '2.0', id: v, method: 'asyncEcho', params: { v } }, { abandonment: connection }));
+    assert.equal(connection.listening, 3);
+    assert.deepEqual(await Promise.all(answers), [1, 2, 3].map((v) => `{"jsonrpc":"2.0","id":${v},"result":${v}}`));
+    assert.equal(connection.listening, 0);
+    const slow = d.handle({ jsonrpc: '2.0', id: 4, method: 'slow', params: { ms: 60_000 } }, { abandonment: connection });
+    assert.equal(connection.listening, 1);
+    connection.abandon(new Error('the connection closed'));
+    assert.equal(await slow, '{"jsonrpc":"2.0","id":4,"result":"aborted"}');
+    assert.ok(probe.aborted.includes('the connection closed'));
+  });
+
+  it('starts a call on an abandoned request stopped', () => {
+    const gone = new Abandonment();
+    assert.equal(d.handle({ jsonrpc: '2.0', id: 1, method: 'stopped' }, { abandonment: gone }), '{"jsonrpc":"2.0","id":1,"result":false}');
+    gone.abandon(new Error('gone'));
+    assert.equal(d.handle({ jsonrpc: '2.0', id: 1, method: 'stopped' }, { abandonment: gone }), '{"jsonrpc":"2.0","id":1,"result":true}');
+  });
+
+  it('answers a cached result with the same text for the same id', () => {
+    const first = d.handle({ jsonrpc: '2.0', id: 7, method: 'raw' });
+    assert.equal(first, '{"jsonrpc":"2.0","id":7,"result":{"cached":true,"n":[1,2,3]}}');
+    assert.equal(d.handle({ jsonrpc: '2.0', id: 'x', method: 'raw' }), '{"jsonrpc":"2.0","id":"x","result":{"cached":true,"n":[1,2,3]}}');
   });
 
   it('rejects duplicate method names at construction (bad schemas: paramsSchemas.test.ts)', () => {

@@ -1,7 +1,7 @@
 // Answers from pieces: jsonParts against JSON.stringify, and chunks joined in a batch.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EncodedJson, JsonChunks, jsonParts, partsByteLength } from '../../../src/rpc/rawJson.ts';
+import { EncodedJson, JsonChunks, RawJson, jsonParts, partsByteLength } from '../../../src/rpc/rawJson.ts';
 
 const text = (parts: ReturnType<typeof jsonParts>): string => new JsonChunks(parts).text();
 
@@ -29,5 +29,16 @@ describe('JsonChunks.join', () => {
     const joined = JsonChunks.join(['[', page, ',', '{"y":1}', ']']);
     assert.equal(joined.text(), '[{"x":"ü"},{"y":1}]');
     assert.equal(joined.bytes, Buffer.byteLength(joined.text()));
+  });
+});
+
+describe('RawJson.answer', () => {
+  it('wraps the JSON for an id, and gives the same string again for the same id', () => {
+    const raw = new RawJson('{"a":[1,"é"]}');
+    const one = raw.answer('1');
+    assert.equal(one, '{"jsonrpc":"2.0","id":1,"result":{"a":[1,"é"]}}');
+    assert.equal(raw.answer('1'), one);
+    assert.equal(raw.answer('"x"'), '{"jsonrpc":"2.0","id":"x","result":{"a":[1,"é"]}}');
+    assert.equal(raw.answer('1'), one);
   });
 });

@@ -119,6 +119,12 @@ export function testMethods(probe: Probe): Method[] {
       handler: () => new RawJson('{"cached":true,"n":[1,2,3]}'),
     },
     {
+      // whether the call was stopped before its handler ran (its request already abandoned)
+      name: 'stopped',
+      paramsSchema: { type: 'object' },
+      handler: (_params, _ctx, { signal }) => signal.aborted,
+    },
+    {
       name: 'noop',
       paramsSchema: { type: 'object' },
       handler: () => { count('noop'); return null; },

@@ -130,6 +130,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
     maxStreamLagMs: config.maxStreamLag * 1000,
+    maxStreamConnectionBytes: config.maxStreamConnectionBytes, maxStreamTotalBytes: config.maxStreamTotalBytes,
   });
   const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({

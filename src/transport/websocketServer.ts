@@ -4,9 +4,16 @@
 // connection's subscriptions in the hub, whose notifications come as JSON-RPC notifications.
 //
 // Limits: --max-websocket-connections (over it the Upgrade is answered 503); a frame over
-// --max-request-body-bytes is closed with 1009 (ws, from maxPayload); a binary frame with 1003;
-// unsent bytes over --max-stream-buffer-bytes (notifications or answers alike) with 4001; a ping
-// unanswered by the next one (--websocket-ping-interval) with 1008. Shutdown: 1001.
+// --max-request-body-bytes is closed with 1009 (ws, from maxPayload); a binary frame with 1003; a
+// client that does not keep up with what it asked for (notifications and answers alike go through
+// the hub's flow control) with 4001; a ping unanswered by the next one (--websocket-ping-interval)
+// with 1008. Shutdown: 1001. A connection's messages are handled one per turn of the event loop
+// (ws's allowSynchronousEvents off): one that pipelines thousands of requests takes turns with
+// the others instead of holding the loop, and its socket is paused while they wait.
+//
+// A notification is one WebSocket message sent as three frames: the head naming the subscription
+// (the one part that differs per subscriber), the item's bytes as the hub encoded them once for
+// every subscriber (sent as they are, never copied), and the tail.
 // Per-message compression (permessage-deflate) only with --websocket-permessage-deflate: its coder
 // costs each connection that uses it about 100 KiB (an idle connection costs 3.6 KiB, and 10,000 of
 // those must fit), and a notification is compressed once per connection, not once for all of them.
@@ -25,7 +32,10 @@ import { answerText, errorResponseText, type Answer, type Dispatcher } from '../
 import type { Metrics } from '../rpc/metrics.ts';
 import type { StreamConnection } from '../rpc/methods/types.ts';
 import { parseRequestBody } from './requestBody.ts';
-import { CloseCode, jsonRpcNotification, type StreamNotification, type StreamSink } from '../stream/streamSink.ts';
+import {
+  CloseCode, droppedNotification, FINAL_NOTIFICATION_TAIL, notificationHead, NOTIFICATION_TAIL,
+  type DroppedSubscription, type StreamKindName, type StreamNotification, type StreamSink,
+} from '../stream/streamSink.ts';
 import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
 
 /**
@@ -76,7 +86,7 @@ export interface WebSocketServerOptions {
   rpcPaths: readonly string[];
   dispatcher: Dispatcher;
   hub: SubscriptionHub;
-  config: Pick<Config, 'maxWebsocketConnections' | 'maxRequestBodyBytes' | 'maxStreamBufferBytes' | 'websocketPingInterval' | 'websocketPermessageDeflate'>;
+  config: Pick<Config, 'maxWebsocketConnections' | 'maxRequestBodyBytes' | 'websocketPingInterval' | 'websocketPermessageDeflate'>;
   logger?: Logger;
   metrics?: Metrics;
   /** The HTTP connection count, which an upgraded connection leaves. */
@@ -94,11 +104,64 @@ export interface WebSocketTransport {
 class WebSocketSink implements StreamSink {
   readonly transport = 'ws' as const;
   private readonly ws: WebSocket;
-  constructor(ws: WebSocket) { this.ws = ws; }
-  frame(note: StreamNotification): string { return jsonRpcNotification(note); }
-  deliver(text: string): void { if (this.ws.readyState === WebSocket.OPEN) sendText(this.ws, text); }
+  /** The connection's socket (ws writes its frames there): corked while a turn's frames are written. */
+  private readonly socket: Duplex;
+  /** Each subscription's notification head, made once. */
+  private readonly heads = new Map<string, Buffer>();
+  constructor(ws: WebSocket, socket: Duplex) {
+    this.ws = ws;
+    this.socket = socket;
+  }
+
+  cork(): void { this.socket.cork(); }
+  uncork(): void { this.socket.uncork(); }
+
+  send(note: StreamNotification): number {
+    if (this.ws.readyState !== WebSocket.OPEN) return 0;
+    const head = this.head(note.subscription, note.kind);
+    const tail = note.final ? FINAL_NOTIFICATION_TAIL : NOTIFICATION_TAIL;
+    const bytes = head.length + note.item.length + tail.length;
+    // one message in three frames: the shared item is written as it is
+    const compress = bytes >= COMPRESS_FROM_BYTES;
+    this.ws.send(head, { binary: false, fin: false, compress });
+    this.ws.send(note.item, { binary: false, fin: false, compress });
+    this.ws.send(tail, { binary: false, fin: true, compress });
+    return bytes;
+  }
+
+  answer(text: string): number {
+    if (this.ws.readyState !== WebSocket.OPEN) return 0;
+    sendText(this.ws, text);
+    return text.length;
+  }
+
   get bufferedBytes(): number { return this.ws.bufferedAmount; }
-  close(code: number, reason: string): void { closeSoon(this.ws, code, reason); }
+
+  close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void {
+    // after what the socket holds, each subscription's resume point, then the close frame
+    if (this.ws.readyState === WebSocket.OPEN && dropped !== undefined && dropped.length > 0) {
+      this.cork();
+      try {
+        for (const d of dropped) sendText(this.ws, droppedNotification(d, code, reason));
+      } finally {
+        this.uncork();
+      }
+    }
+    closeSoon(this.ws, code, reason);
+  }
+
+  terminate(): void { this.ws.terminate(); }
+
+  subscriptionEnded(id: string): void { this.heads.delete(id); }
+
+  private head(subscription: string, kind: StreamKindName): Buffer {
+    let head = this.heads.get(subscription);
+    if (head === undefined) {
+      head = notificationHead(subscription, kind);
+      this.heads.set(subscription, head);
+    }
+    return head;
+  }
 }
 
 /** Sends a close frame; a peer that does not complete the closing handshake soon loses the socket. */
@@ -141,9 +204,10 @@ function refuse(socket: Duplex, status: string): void {
 export function attachWebSocketServer(options: WebSocketServerOptions): WebSocketTransport {
   const { server, dispatcher, hub, config, logger, metrics, connections } = options;
   const paths = new Set(options.rpcPaths);
-  const maxBuffered = config.maxStreamBufferBytes;
   const wss = new WebSocketServer({
     noServer: true, maxPayload: config.maxRequestBodyBytes, clientTracking: true,
+    // one message per connection and turn of the event loop (see the top of this file)
+    allowSynchronousEvents: false,
     perMessageDeflate: config.websocketPermessageDeflate ? PER_MESSAGE_DEFLATE : false,
   });
   const alive = new WeakMap<WebSocket, boolean>();
@@ -168,14 +232,14 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
     if (config.websocketPermessageDeflate && offered !== undefined && !acceptableOffers(offered)) delete req.headers['sec-websocket-extensions'];
     wss.handleUpgrade(req, socket, head, (ws) => {
       connections?.handOver(socket as Socket);
-      serve(ws, { origin: req.headers.origin, host: req.headers.host });
+      serve(ws, socket, { origin: req.headers.origin, host: req.headers.host });
     });
   };
   server.on('upgrade', onUpgrade);
 
   /** `caller`: the Upgrade's Origin and Host, which every call on the connection is judged by. */
-  function serve(ws: WebSocket, caller: CallerHeaders): void {
-    const sink = new WebSocketSink(ws);
+  function serve(ws: WebSocket, socket: Duplex, caller: CallerHeaders): void {
+    const sink = new WebSocketSink(ws, socket);
     /** This connection's subscriptions, for one message: its subscriptions start once its answer is sent. */
     const streamFor = (answered: Promise<void>): StreamConnection => ({
       subscribe: (params) => hub.subscribe(sink, params, answered),
@@ -190,16 +254,11 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
       hub.dropSink(sink);
       abandonment.abandon(new Error('the WebSocket connection closed'));
     });
+    // through the hub's flow control: after what the connection was given before, as its client
+    // takes it, so an answer bigger than the buffer reaches a client that reads, and the next too
     const send = (answer: Answer): void => {
       if (answer === null || ws.readyState !== WebSocket.OPEN) return;
-      // over the limit before this answer: the client is not reading. One answer bigger than the
-      // limit (a getLedgers page of a 17 MB ledger) goes to a client that is.
-      const unsent = ws.bufferedAmount;
-      sendText(ws, answerText(answer));
-      if (maxBuffered > 0 && unsent > maxBuffered) {
-        metrics?.streamSubscriberDropped('slow');
-        sink.close(CloseCode.tooSlow, `too slow: over ${maxBuffered} bytes unsent; resume from your last id`);
-      }
+      hub.answer(sink, answerText(answer));
     };
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {

@@ -13,7 +13,7 @@ import { RpcError } from '../../../src/rpc/errors.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
-import { jsonRpcNotification, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
+import { jsonRpcNotification, type DroppedSubscription, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
 import { SubscriptionHub } from '../../../src/stream/subscriptionHub.ts';
 import { LedgersKind } from '../../../src/stream/kinds/ledgers.ts';
 import type { Kind } from '../../../src/stream/kinds/kind.ts';
@@ -29,22 +29,28 @@ function batch(seq: number, variant = 0, metaBytes = 2): IngestBatch {
 class RecordingSink implements StreamSink {
   readonly transport = 'ws' as const;
   notes: StreamNotification[] = [];
-  closed: { code: number; reason: string } | undefined;
+  closed: { code: number; reason: string; dropped?: readonly DroppedSubscription[] } | undefined;
+  terminated = false;
   bufferedBytes = 0;
   /** When set, delivered bytes stay "unsent". */
   stalled = false;
-  frame(note: StreamNotification): string { this.notes.push(note); return jsonRpcNotification(note); }
-  deliver(_text: string, bytes: number): void { if (this.stalled) this.bufferedBytes += bytes; }
-  close(code: number, reason: string): void { this.closed ??= { code, reason }; }
+  send(note: StreamNotification): number {
+    this.notes.push(note);
+    const bytes = Buffer.byteLength(jsonRpcNotification(note));
+    if (this.stalled) this.bufferedBytes += bytes;
+    return bytes;
+  }
+  close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void { this.closed ??= { code, reason, dropped }; }
+  terminate(): void { this.terminated = true; }
   ids(sub?: string): string[] { return this.notes.filter((n) => sub === undefined || n.subscription === sub).map((n) => n.id); }
 }
 
 /** The ledgers kind, whose live reading of a ledger waits while `held` (a slow store or renderer). */
 class HeldLedgers extends LedgersKind {
   held: Promise<void> | undefined;
-  override async ledger(sequence: number) {
+  override async *ledger(sequence: number) {
     await this.held;
-    return super.ledger(sequence);
+    yield* super.ledger(sequence);
   }
 }
 
@@ -92,7 +98,7 @@ describe('SubscriptionHub (ledgers)', () => {
       await settle(50);
       assert.deepEqual(sink.ids(id), range(5, 43));
       assert.ok(sink.notes.every((n) => n.kind === 'ledgers' && !n.final));
-      assert.equal(JSON.parse(sink.notes[0].item).sequence, 5);
+      assert.equal(JSON.parse(sink.notes[0].item.toString()).sequence, 5);
     } finally { t.close(); }
   });
 
@@ -262,10 +268,11 @@ describe('SubscriptionHub across a revert', () => {
     /** Reads the ledger, then waits while `held`: the revert comes between the read and the delivery. */
     class ReadThenHeld extends LedgersKind {
       held: Promise<void> | undefined;
-      override async ledger(sequence: number) {
-        const read = await super.ledger(sequence);
+      override async *ledger(sequence: number) {
+        const read = [];
+        for await (const match of super.ledger(sequence)) read.push(match);
         await this.held;
-        return read;
+        yield* read;
       }
     }
     let kind: ReadThenHeld | undefined;
@@ -284,7 +291,7 @@ describe('SubscriptionHub across a revert', () => {
       release();
       await settle();
       assert.deepEqual(sink.ids(id), ['11']);
-      const hashOf = (n: StreamNotification) => JSON.parse(n.item as string).hash as string;
+      const hashOf = (n: StreamNotification) => JSON.parse(n.item.toString()).hash as string;
       assert.equal(hashOf(sink.notes[0]), Buffer.alloc(32, 111).toString('hex'), 'the re-closed ledger 11, not the dropped one');
       t.write(1, 100);
       await settle();

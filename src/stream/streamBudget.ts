@@ -36,6 +36,8 @@ export interface Verdict {
   message: string;
 }
 
+const duration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
 /** A take rate below this counts as this (a client that takes nothing is not infinitely slow, only the slowest). */
 const MIN_RATE = 1;
 
@@ -123,7 +125,7 @@ export class StreamBudget {
       const behind = this.behind(box, now);
       if (behind !== undefined) out.push(behind);
       else if (box.stalledSince !== undefined && box.waiting && now - box.stalledSince > maxLagMs) {
-        out.push({ box, reason: 'slow', message: `too slow: took nothing for ${Math.round(maxLagMs / 1000)} s; resume from your last id` });
+        out.push({ box, reason: 'slow', message: `too slow: took nothing for ${duration(maxLagMs)}; resume from your last id` });
       }
     }
     return out;

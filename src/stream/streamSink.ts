@@ -100,10 +100,14 @@ export function jsonRpcNotification(n: StreamNotification): string {
   return notificationHead(n.subscription, n.kind).toString() + n.item.toString() + (n.final ? FINAL_NOTIFICATION_TAIL : NOTIFICATION_TAIL).toString();
 }
 
-/** The notice a dropped subscription gets before its connection closes: its code, why, and where to resume. */
+/**
+ * The notice a dropped subscription gets before its connection closes: its code, why, and where to
+ * resume. A method of its own, so clients that read every `subscription` notification's result are
+ * not handed one without.
+ */
 export function droppedNotification(d: DroppedSubscription, code: number, reason: string): string {
-  return `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":${JSON.stringify(d.subscription)},"kind":"${d.kind}",`
-    + `"dropped":{"code":${code},"message":${JSON.stringify(reason)},"resume":${JSON.stringify(d.resume)}}}}`;
+  return `{"jsonrpc":"2.0","method":"subscriptionDropped","params":{"subscription":${JSON.stringify(d.subscription)},"kind":"${d.kind}",`
+    + `"code":${code},"message":${JSON.stringify(reason)},"resume":${JSON.stringify(d.resume)}}}`;
 }
 
 // ---- Server-Sent Events ------------------------------------------------------------------------

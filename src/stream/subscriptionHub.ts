@@ -205,6 +205,15 @@ export class SubscriptionHub {
     this.push(box, answerEntry(text, performance.now()));
   }
 
+  /**
+   * Closes a connection for a reason of its transport's (a ping left unanswered), telling each of its
+   * subscriptions where to resume, as a connection too slow is told.
+   */
+  disconnect(sink: StreamSink, code: number, reason: string): void {
+    if (this.outboxes.get(sink)?.closing) return;
+    this.closeSink(sink, code, reason, this.resumePoints(sink));
+  }
+
   /** Forgets a connection that closed (every transport calls it on close; calling it twice is harmless). */
   dropSink(sink: StreamSink): void {
     this.endAll(sink);
@@ -408,9 +417,12 @@ export class SubscriptionHub {
     const sink = verdict.box.sink;
     if (verdict.box.closing) return;
     this.metrics?.streamSubscriberDropped(verdict.reason);
-    const dropped: DroppedSubscription[] = [...(this.bySink.get(sink)?.values() ?? [])]
-      .map((sub) => ({ subscription: sub.id, kind: sub.kind, resume: this.resumeOf(sub) }));
-    this.closeSink(sink, CloseCode.tooSlow, verdict.message, dropped);
+    this.closeSink(sink, CloseCode.tooSlow, verdict.message, this.resumePoints(sink));
+  }
+
+  /** Where each of a connection's subscriptions resumes if it is closed now. */
+  private resumePoints(sink: StreamSink): DroppedSubscription[] {
+    return [...(this.bySink.get(sink)?.values() ?? [])].map((sub) => ({ subscription: sub.id, kind: sub.kind, resume: this.resumeOf(sub) }));
   }
 
   /**

@@ -101,8 +101,10 @@ class SseSink implements StreamSink {
     return head.length + note.item.length + SSE_EVENT_TAIL.length;
   }
 
-  cork(): void { this.res.cork(); }
-  uncork(): void { this.res.uncork(); }
+  // the socket's, not the response's: a response corked when it ends (a `transaction` stream's last
+  // event) drops what was written since the cork
+  cork(): void { this.res.socket?.cork(); }
+  uncork(): void { this.res.socket?.uncork(); }
 
   /** What the response and its socket hold unsent. */
   get bufferedBytes(): number { return this.ended && this.res.destroyed ? 0 : this.res.writableLength; }

@@ -211,6 +211,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
     perMessageDeflate: config.websocketPermessageDeflate ? PER_MESSAGE_DEFLATE : false,
   });
   const alive = new WeakMap<WebSocket, boolean>();
+  const sinks = new WeakMap<WebSocket, WebSocketSink>();
   let closing = false;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -240,6 +241,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
   /** `caller`: the Upgrade's Origin and Host, which every call on the connection is judged by. */
   function serve(ws: WebSocket, socket: Duplex, caller: CallerHeaders): void {
     const sink = new WebSocketSink(ws, socket);
+    sinks.set(ws, sink);
     /** This connection's subscriptions, for one message: its subscriptions start once its answer is sent. */
     const streamFor = (answered: Promise<void>): StreamConnection => ({
       subscribe: (params) => hub.subscribe(sink, params, answered),
@@ -300,7 +302,10 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
       if (ws.readyState !== WebSocket.OPEN) continue;
       if (alive.get(ws) === false) {
         metrics?.streamSubscriberDropped('ping');
-        closeSoon(ws, CloseCode.policy, 'no pong to the last ping');
+        // through the hub: each subscription is told where it resumes, as after a 4001
+        const sink = sinks.get(ws);
+        if (sink !== undefined) hub.disconnect(sink, CloseCode.policy, 'no pong to the last ping; resume from your last id');
+        else closeSoon(ws, CloseCode.policy, 'no pong to the last ping');
         continue;
       }
       alive.set(ws, false);

@@ -3,8 +3,9 @@
 // by the test when it is ready (lumen_closeLedgers). Accounts are created by batches of 100
 // createAccount operations from accounts the faucet funded.
 import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { request } from 'node:http';
 import type { NodeProcess } from './nodeProcess.ts';
-import { PASSPHRASE, builder, server } from './sdk.ts';
+import { PASSPHRASE } from './sdk.ts';
 
 const OPS_PER_TX = 100;
 
@@ -15,37 +16,61 @@ export interface PaymentLedger {
   destination: string;
 }
 
+/**
+ * One HTTP request on a connection of its own: a test process busy with hundreds of streaming
+ * connections may reuse a kept-alive connection late, after the node closed it for idleness.
+ */
+export function freshRequest(url: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A JSON-RPC call on a connection of its own (see freshRequest): the whole answer. */
+export async function freshRpc(node: NodeProcess, method: string, params?: unknown): Promise<any> {
+  return JSON.parse((await freshRequest(node.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).text);
+}
+
 async function rpcOk(node: NodeProcess, method: string, params?: unknown): Promise<any> {
-  const r = await node.rpc(method, params);
+  const r = await freshRpc(node, method, params);
   if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
   return r.result;
 }
 
+/** An account created in `ledger`, before its first transaction: its sequence number is the ledger's, shifted. */
+const firstUse = (kp: Keypair, ledger: number): Account => new Account(kp.publicKey(), (BigInt(ledger) << 32n).toString());
+
 /** Creates `count` accounts and signs one payment from each (the node must be in manual close mode). */
 export async function preparePayments(node: NodeProcess, count: number): Promise<PaymentLedger> {
-  const s = server(node.url);
-  const funders: Keypair[] = [];
+  const funders: Array<{ kp: Keypair; ledger: number }> = [];
   for (let i = 0; i < Math.ceil(count / OPS_PER_TX); i++) {
     const kp = Keypair.random();
-    const res = await fetch(`${node.url}/friendbot?addr=${kp.publicKey()}`); // closes one ledger
-    if (res.status !== 200) throw new Error(`friendbot: ${res.status} ${await res.text()}`);
-    funders.push(kp);
+    const res = await freshRequest(`${node.url}/friendbot?addr=${kp.publicKey()}`); // closes one ledger
+    if (res.status !== 200) throw new Error(`friendbot: ${res.status} ${res.text}`);
+    funders.push({ kp, ledger: (JSON.parse(res.text) as { ledger: number }).ledger });
   }
   const payers = Array.from({ length: count }, () => Keypair.random());
   for (let f = 0; f < funders.length; f++) {
-    const b = await builder(s, funders[f]);
+    const { kp, ledger } = funders[f];
+    const b = new TransactionBuilder(firstUse(kp, ledger), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(0);
     for (const p of payers.slice(f * OPS_PER_TX, (f + 1) * OPS_PER_TX)) b.addOperation(Operation.createAccount({ destination: p.publicKey(), startingBalance: '5' }));
     const tx = b.build();
-    tx.sign(funders[f]);
+    tx.sign(kp);
     const sent = await rpcOk(node, 'sendTransaction', { transaction: tx.toXDR() });
     if (sent.status !== 'PENDING') throw new Error(`createAccount batch: ${JSON.stringify(sent)}`);
   }
   const { latestLedger } = await rpcOk(node, 'lumen_closeLedgers', { count: 1 });
-  const destination = funders[0].publicKey();
-  // a new account's sequence number is its creation ledger's, shifted (its first transaction's is one more)
-  const seq = (BigInt(latestLedger) << 32n).toString();
+  const destination = funders[0].kp.publicKey();
   const payments = payers.map((p) => {
-    const tx = new TransactionBuilder(new Account(p.publicKey(), seq), { fee: '100', networkPassphrase: PASSPHRASE })
+    const tx = new TransactionBuilder(firstUse(p, latestLedger), { fee: '100', networkPassphrase: PASSPHRASE })
       .addOperation(Operation.payment({ destination, asset: Asset.native(), amount: '1' }))
       .setTimeout(0).build();
     tx.sign(p);

@@ -58,6 +58,13 @@ const QUANTUM = 64 * 1024;
 /** How often every connection is measured and judged by the lag rules. */
 const SWEEP_MS = 250;
 
+/**
+ * After the slowest connections were closed for the total ceiling, the next look waits this long:
+ * the bytes their sockets hold are freed only as their clients read or their connections end, and
+ * a look at every connection for each item queued meanwhile would cost more than it saves.
+ */
+const SHED_PAUSE_MS = 50;
+
 /** Time slices of the hub's loops (matching and fanning a ledger out, handing items to sockets, closing connections). */
 const SLICE_MS = 8;
 
@@ -112,6 +119,8 @@ export class SubscriptionHub {
   /** Connections closed by the hub whose transports have yet to be told (see closeSink). */
   private readonly closings: Array<() => void> = [];
   private closingRunning = false;
+  /** When the total ceiling may be looked at again (see SHED_PAUSE_MS). */
+  private nextShed = 0;
   private closed = false;
   private counter = 0;
   /** Makes ids unique per node run (and unguessable across runs). */
@@ -407,6 +416,9 @@ export class SubscriptionHub {
 
   /** Over the total ceiling: closed connections still holding bytes end, then the slowest go. */
   private shed(): void {
+    const now = performance.now();
+    if (now < this.nextShed) return;
+    this.nextShed = now + SHED_PAUSE_MS;
     const { ending, verdicts } = this.budget.shed();
     for (const box of ending) box.sink.terminate();
     for (const verdict of verdicts) this.drop(verdict);

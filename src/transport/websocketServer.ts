@@ -135,7 +135,10 @@ class WebSocketSink implements StreamSink {
     return text.length;
   }
 
-  get bufferedBytes(): number { return this.ws.bufferedAmount; }
+  /** Ended at once: what its socket held is freed. */
+  private terminated = false;
+
+  get bufferedBytes(): number { return this.terminated ? 0 : this.ws.bufferedAmount; }
 
   close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void {
     // after what the socket holds, each subscription's resume point, then the close frame
@@ -150,7 +153,10 @@ class WebSocketSink implements StreamSink {
     closeSoon(this.ws, code, reason);
   }
 
-  terminate(): void { this.ws.terminate(); }
+  terminate(): void {
+    this.terminated = true;
+    this.ws.terminate();
+  }
 
   subscriptionEnded(id: string): void { this.heads.delete(id); }
 

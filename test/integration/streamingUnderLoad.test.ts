@@ -307,12 +307,7 @@ describe('fan-out with a cost ceiling', () => {
       ? [...checked[c].ids.values()].filter((ids) => ids.length === expected.length).length === 100
       : (received.get(connections[c]) ?? 0) >= 100 * expected.length);
     await until('every connection served or dropped', () => connections.every((ws, c) => ws.readyState !== WebSocket.OPEN || keptUp(c)), 240_000);
-    const { latencies, failures } = await probe.stop();
-    const peakBytes = peak.stop();
-    t.diagnostic(`closes: ${JSON.stringify(Object.fromEntries(closes))}; peak RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB; getHealth p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} calls`);
     assert.equal(node.child.exitCode, null, 'the node is up');
-    assert.deepEqual(failures, [], 'getHealth answered, healthy, throughout');
-    assert.ok(peakBytes < GiB, `RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);
     assert.ok((closes.get(4001) ?? 0) > 0, 'over the ceilings, subscribers are dropped (4001)');
     assert.deepEqual([...closes.keys()].filter((code) => code !== 4001), [], 'dropped for being too slow, nothing else');
 
@@ -340,7 +335,12 @@ describe('fan-out with a cost ceiling', () => {
         resumed++;
       }
     }
-    t.diagnostic(`${resumed} dropped subscriptions resumed with no gap`);
+    // the probe ran from the close of the ledger through the drops and the resumed replays
+    const { latencies, failures } = await probe.stop();
+    const peakBytes = peak.stop();
+    t.diagnostic(`closes: ${JSON.stringify(Object.fromEntries(closes))}; ${resumed} dropped subscriptions resumed with no gap; peak RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB; getHealth p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} calls`);
+    assert.deepEqual(failures, [], 'getHealth answered, healthy, throughout');
+    assert.ok(peakBytes < GiB, `RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);
     resumer.ws.terminate();
     for (const ws of connections) ws.terminate();
     assert.equal((await freshRpc(node, 'getHealth')).result?.status, 'healthy');

@@ -143,6 +143,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   getMetrics().registerStreaming(() => ({
     connections: { ws: websockets.open, sse: sse.open },
     subscriptions: hub.subscriptionCounts(),
+    heldBytes: hub.heldBytes,
   }));
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

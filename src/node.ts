@@ -132,6 +132,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
     feed, ctx, logger, metrics: getMetrics(),
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection, maxStreamBufferBytes: config.maxStreamBufferBytes,
     maxStreamLagMs: config.maxStreamLag * 1000,
+    maxStreamConnectionBytes: config.maxStreamConnectionBytes, maxStreamTotalBytes: config.maxStreamTotalBytes,
   });
   const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({
@@ -144,6 +145,7 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   getMetrics().registerStreaming(() => ({
     connections: { ws: websockets.open, sse: sse.open },
     subscriptions: hub.subscriptionCounts(),
+    heldBytes: hub.heldBytes,
   }));
   const { host, port } = await http.listen();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -107,8 +107,10 @@ export interface Config {
   // streaming (WebSocket and SSE subscriptions, src/stream/)
   maxWebsocketConnections: number;        // open WebSocket connections; more Upgrades are refused with 503
   maxSubscriptionsPerConnection: number;  // subscriptions one connection may hold; more: -32000
-  maxStreamBufferBytes: number;           // a connection's unsent bytes beyond which it is closed (4001), once it lags
-  maxStreamLag: number;                   // seconds a live item may wait for a connection over its buffer before it is closed (4001)
+  maxStreamBufferBytes: number;           // bytes a connection holds untaken beyond which it is closed (4001), once it lags; half (256 KiB at most) go to its socket
+  maxStreamLag: number;                   // seconds an item may wait for a connection over its buffer, or it may take nothing while something waits, before it is closed (4001)
+  maxStreamConnectionBytes: number;       // bytes one connection may be owed (matched, replayed, answered, not taken); beyond: 4001 (0: no limit)
+  maxStreamTotalBytes: number;            // the same for all connections; beyond: the slowest are closed (4001) (0: no limit)
   websocketPingInterval: number;          // seconds between pings; a ping unanswered by the next closes (1008)
   websocketPermessageDeflate: boolean;    // offer permessage-deflate (RFC 7692) to WebSocket clients; costs memory per connection
 }
@@ -246,6 +248,8 @@ export const defaultConfig: Config = {
   maxSubscriptionsPerConnection: 100,
   maxStreamBufferBytes: 4 * 1024 * 1024,
   maxStreamLag: 30,
+  maxStreamConnectionBytes: 64 * 1024 * 1024,
+  maxStreamTotalBytes: 256 * 1024 * 1024,
   websocketPingInterval: 30,
   websocketPermessageDeflate: false,
 };

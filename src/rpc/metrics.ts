@@ -42,6 +42,8 @@ export interface ServingLoad {
 export interface StreamingLoad {
   connections: Record<string, number>;
   subscriptions: Record<string, number>;
+  /** Bytes streaming connections hold that their clients have not taken (what --max-stream-total-bytes caps). */
+  heldBytes: number;
 }
 
 export const METRICS_NAMESPACE = 'lumen_rpc';
@@ -340,6 +342,11 @@ export class Metrics {
       collect() {
         for (const [kind, n] of Object.entries(self.streamingSource!().subscriptions)) this.set({ kind }, n);
       },
+    });
+    new Gauge({
+      name: `${METRICS_NAMESPACE}_stream_held_bytes`, help: 'bytes streaming connections hold that their clients have not taken (capped by max-stream-total-bytes)',
+      registers: [this.registry],
+      collect() { this.set(self.streamingSource!().heldBytes); },
     });
   }
 

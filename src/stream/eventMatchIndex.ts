@@ -4,7 +4,8 @@
 // else, when every topic pattern fixes its first segment, that first segment; else one of its
 // types; else (no restriction the index can use) the "matches everything" list. An event then
 // looks up its contract id, its first topic and its type, and only those candidates are checked
-// exactly (matchesAny: the getEvents semantics, the same function the store applies).
+// exactly (matchesAny: the getEvents semantics, the same function the store applies). Subscribers
+// with no filter at all match every event: they are returned with no check.
 import { matchesAny } from '../events/eventFilter.ts';
 import { type ParsedEvent } from '../events/eventBytes.ts';
 import type { EventFilterSpec } from '../events/types.ts';
@@ -22,6 +23,8 @@ export class EventMatchIndex<T> {
   private readonly byTopic0 = new KeyedSets<T>();
   private readonly byType = new KeyedSets<T>();
   private readonly everything = new Set<T>();
+  /** Those with no filter at all: every event is theirs, with no check (the most common fan-out). */
+  private readonly unfiltered = new Set<T>();
   private readonly entries = new Map<T, Entry<T>>();
 
   get size(): number { return this.entries.size; }
@@ -30,12 +33,16 @@ export class EventMatchIndex<T> {
   add(subscriber: T, filters: readonly EventFilterSpec[]): void {
     this.remove(subscriber);
     const entry: Entry<T> = { filters, places: [] };
+    if (filters.length === 0) {
+      this.unfiltered.add(subscriber);
+      this.entries.set(subscriber, entry);
+      return;
+    }
     const file = (bucket: KeyedSets<T> | undefined, key: string): void => {
       if (bucket === undefined) this.everything.add(subscriber);
       else bucket.add(key, subscriber);
       entry.places.push([bucket, key]);
     };
-    if (filters.length === 0) file(undefined, '');
     for (const f of filters) {
       if (f.contractIds.length > 0) {
         for (const c of f.contractIds) file(this.byContract, toHex(c));
@@ -54,6 +61,7 @@ export class EventMatchIndex<T> {
     const entry = this.entries.get(subscriber);
     if (entry === undefined) return;
     this.entries.delete(subscriber);
+    this.unfiltered.delete(subscriber);
     for (const [bucket, key] of entry.places) {
       if (bucket === undefined) this.everything.delete(subscriber);
       else bucket.delete(key, subscriber);
@@ -62,7 +70,7 @@ export class EventMatchIndex<T> {
 
   /** The subscribers whose filters match `e`, each once. */
   match(e: ParsedEvent): T[] {
-    const out: T[] = [];
+    const out: T[] = [...this.unfiltered];
     const seen = new Set<T>();
     const check = (set: Iterable<T>): void => {
       for (const s of set) {

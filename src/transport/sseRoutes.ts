@@ -6,8 +6,8 @@
 // a reconnect resumes after the last item received, with no gap and no duplicate.
 //
 // The hub decides what to send; this file only frames, queues and ends. The rules are the
-// WebSocket transport's: the same buffer limit (a stream over it is cut: its client resumes from its
-// last id), the same connection cap (--max-websocket-connections, counted separately; a stream's
+// WebSocket transport's: the same flow control and limits (a stream too slow for them is ended once,
+// with its resume point in the close event: its client resumes from its last id), the same connection cap (--max-websocket-connections, counted separately; a stream's
 // connection leaves the HTTP connection count, as an upgraded one does), and a shutdown ends every
 // stream. Bad params are refused before the stream starts, with HTTP 400 and the
 // JSON-RPC error the subscribe method would give (`{"code":-32602,"message":...}`).
@@ -18,7 +18,16 @@ import type { ConnectionGuard } from './connectionGuard.ts';
 import { ErrorCode, RpcError } from '../rpc/errors.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { SubscriptionHub } from '../stream/subscriptionHub.ts';
-import { CloseCode, STREAM_KINDS, sseEvent, type StreamKindName, type StreamNotification, type StreamSink } from '../stream/streamSink.ts';
+import {
+  CloseCode, SSE_EVENT_TAIL, sseEventHead, STREAM_KINDS,
+  type DroppedSubscription, type StreamKindName, type StreamNotification, type StreamSink,
+} from '../stream/streamSink.ts';
+
+/**
+ * How long a stream closed as too slow keeps what it holds for its client to read up to the close
+ * event, before its connection is dropped (the WebSocket transport's grace, too).
+ */
+const CLOSE_GRACE_MS = 30_000;
 
 /** Comment lines keep proxies and clients from taking a quiet stream for a dead one. */
 const HEARTBEAT_MS = 15_000;
@@ -82,35 +91,52 @@ class SseSink implements StreamSink {
 
   constructor(res: ServerResponse) { this.res = res; }
 
-  frame(note: StreamNotification): string { return sseEvent(note); }
-
-  deliver(text: string): void {
-    if (!this.ended) this.res.write(text);
+  send(note: StreamNotification): number {
+    if (this.ended) return 0;
+    // the item's shared bytes as they are, between its id and kind lines and the blank line
+    const head = sseEventHead(note);
+    this.res.write(head);
+    this.res.write(note.item);
+    this.res.write(SSE_EVENT_TAIL);
+    return head.length + note.item.length + SSE_EVENT_TAIL.length;
   }
 
+  // the socket's, not the response's: a response corked when it ends (a `transaction` stream's last
+  // event) drops what was written since the cork
+  cork(): void { this.res.socket?.cork(); }
+  uncork(): void { this.res.socket?.uncork(); }
+
   /** What the response and its socket hold unsent. */
-  get bufferedBytes(): number { return this.ended ? 0 : this.res.writableLength; }
+  get bufferedBytes(): number { return this.ended && this.res.destroyed ? 0 : this.res.writableLength; }
 
   heartbeat(): void {
     // a client that does not read gets no more bytes queued by the heartbeat
     if (!this.ended && this.res.writableLength === 0) this.res.write(HEARTBEAT);
   }
 
-  close(code: number, reason: string): void {
+  close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void {
     if (this.ended) return;
     this.ended = true;
+    // an event the client may listen for (EventSource: addEventListener('close', ...)), then the end;
+    // a client too slow for the stream finds where it resumes there (its Last-Event-ID, too)
+    const resume = dropped?.[0]?.resume;
+    this.res.end(`event: close\ndata: ${JSON.stringify(resume === undefined ? { code, reason } : { code, reason, resume })}\n\n`);
     if (code === CloseCode.tooSlow) {
-      // its client is not reading: free what is queued now; it reconnects from its last id
-      this.res.destroy();
-      return;
+      // a client that does not read it soon loses the connection, and what it holds
+      const timer = setTimeout(() => this.res.destroy(), CLOSE_GRACE_MS);
+      timer.unref();
+      this.res.once('close', () => clearTimeout(timer));
     }
-    // an event the client may listen for (EventSource: addEventListener('close', ...)), then the end
-    this.res.end(`event: close\ndata: ${JSON.stringify({ code, reason })}\n\n`);
+  }
+
+  terminate(): void {
+    this.ended = true;
+    this.res.destroy();
   }
 
   /** The subscription ended by itself (`transaction` delivered its result): so does the stream. */
-  subscriptionEnded(): void {
-    if (this.ended) return;
+  subscriptionEnded(_id: string, final: boolean): void {
+    if (this.ended || !final) return;
     this.ended = true;
     this.res.end();
   }

@@ -3,16 +3,17 @@
 // reads the store's event index as getEvents does; live ledgers go through EventMatchIndex.
 import type { StoredEvent } from '../../store/types.ts';
 import type { EventFilterSpec, EventPosition } from '../../events/types.ts';
-import { formatEventId, MAX_UINT32 } from '../../events/eventIds.ts';
+import { formatEventId, maxPositionOf, MAX_UINT32 } from '../../events/eventIds.ts';
 import { parseContractEvent } from '../../events/eventBytes.ts';
 import { getEventsParamsSchema, parseEventCursor, readEventsRequest } from '../../rpc/methods/shared/eventsRequest.ts';
 import { EventRenderer, LEDGER_SCAN_LIMIT, ledgerStart, positionOf } from '../../rpc/methods/shared/eventPage.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
 import type { XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
 import { EventMatchIndex } from '../eventMatchIndex.ts';
+import type { ResumePoint } from '../streamSink.ts';
 import {
-  paramsValidator, readStart, requireStored, startProperties, validate,
-  type Kind, type ReplayPage, type StreamItem, type Subscription,
+  byFormat, paramsValidator, readStart, requireStored, startProperties, validate,
+  type Kind, type LedgerMatch, type ReplayLimit, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
 
 interface EventsSubscription extends Subscription {
@@ -60,17 +61,27 @@ export class EventsKind implements Kind<EventsSubscription> {
     return sub;
   }
 
-  async replay(sub: EventsSubscription, through: number, n: number): Promise<ReplayPage> {
+  async replay(sub: EventsSubscription, through: number, limit: ReplayLimit): Promise<ReplayPage> {
     if (sub.next.ledger > through) return { items: [], done: true };
     // one page scans at most getEvents' window, so a rare filter over a long range is read in
     // bounded steps (a turn of the event loop between them) rather than in one long scan
     const end = Math.min(through + 1, sub.next.ledger + LEDGER_SCAN_LIMIT);
-    const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(end), descending: false, limit: n, filters: sub.filters });
+    const found = this.ctx.store.events({ start: sub.next, end: ledgerStart(end), descending: false, limit: limit.items, filters: sub.filters });
     const renderer = new EventRenderer(sub.format);
-    const items = found.map((e) => ({ id: formatEventId(positionOf(e)), text: renderer.render(e) }));
-    sub.next = found.length < n ? ledgerStart(end) : after(positionOf(found[found.length - 1]));
+    const items: StreamItem[] = [];
+    let bytes = 0;
+    for (const e of found) {
+      if (items.length > 0 && bytes >= limit.bytes) break;
+      const item = { id: formatEventId(positionOf(e)), bytes: Buffer.from(renderer.render(e)) };
+      items.push(item);
+      bytes += item.bytes.length;
+      sub.next = after(positionOf(e));
+    }
+    if (items.length === found.length && found.length < limit.items) sub.next = ledgerStart(end);
     return { items, done: sub.next.ledger > through };
   }
+
+  resumeAfter(ledger: number): ResumePoint { return { cursor: formatEventId(maxPositionOf(ledger)) }; }
 
   add(sub: EventsSubscription): void {
     this.subs.add(sub);
@@ -85,29 +96,23 @@ export class EventsKind implements Kind<EventsSubscription> {
   live(): Iterable<EventsSubscription> { return this.subs; }
   get liveCount(): number { return this.subs.size; }
 
-  async ledger(sequence: number): Promise<Array<{ sub: EventsSubscription; item: StreamItem }>> {
-    if (this.subs.size === 0) return [];
+  async *ledger(sequence: number): AsyncIterable<LedgerMatch<EventsSubscription>> {
+    if (this.subs.size === 0) return;
     const events = this.ctx.store.events({
       start: ledgerStart(sequence), end: ledgerStart(sequence + 1), descending: false, limit: LEDGER_READ_LIMIT, filters: [],
     });
     const renderers = new Map<XdrFormat, EventRenderer>();
-    const out: Array<{ sub: EventsSubscription; item: StreamItem }> = [];
+    // event by event: each is matched (against the subscriptions still live: a connection dropped
+    // on the way leaves the index) and rendered only when the one before was handed out
     for (const e of events) {
       const subs = this.index.match(parseContractEvent(e.event));
       if (subs.length === 0) continue;
       const id = formatEventId(positionOf(e));
-      const texts = new Map<XdrFormat, string>();
-      for (const sub of subs) {
-        let text = texts.get(sub.format);
-        if (text === undefined) {
-          let renderer = renderers.get(sub.format);
-          if (renderer === undefined) { renderer = new EventRenderer(sub.format); renderers.set(sub.format, renderer); }
-          text = renderer.render(e as StoredEvent);
-          texts.set(sub.format, text);
-        }
-        out.push({ sub, item: { id, text } });
+      for (const [format, group] of byFormat(subs)) {
+        let renderer = renderers.get(format);
+        if (renderer === undefined) { renderer = new EventRenderer(format); renderers.set(format, renderer); }
+        yield { item: { id, bytes: Buffer.from(renderer.render(e as StoredEvent)) }, subs: group };
       }
     }
-    return out;
   }
 }

@@ -6,7 +6,7 @@ import { describeSchemaError } from '../../rpc/jsonrpc.ts';
 import { ErrorCode, RpcError } from '../../rpc/errors.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
 import type { XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
-import type { StreamKindName, StreamSink } from '../streamSink.ts';
+import type { ResumePoint, StreamKindName, StreamSink } from '../streamSink.ts';
 
 /** What every subscription has; kinds extend it with their filter and replay position. */
 export interface Subscription {
@@ -24,20 +24,40 @@ export interface Subscription {
   live: boolean;
   /** Unsubscribed, delivered its final item, or its connection closed. */
   ended: boolean;
+  /** The id of the last item handed to its connection: where it resumes if the connection is dropped. */
+  lastId?: string;
+  /** Where it resumes when it was handed nothing yet: its own start. */
+  readonly start: ResumePoint;
 }
 
 /** One rendered item. */
 export interface StreamItem {
   /** Its resumable id (the cursor a client passes back). */
   id: string;
-  /** Its JSON text. */
-  text: string;
+  /** Its JSON, encoded once and shared by every subscriber that gets it. */
+  bytes: Buffer;
 }
 
 /** What replay() read: items in id order, and whether it reached the `through` ledger. */
 export interface ReplayPage {
   items: StreamItem[];
   done: boolean;
+}
+
+/**
+ * How much one replay page may hold: at most `items` items, and no item once `bytes` are rendered
+ * (the first item always: one item bigger than that still goes). The hub asks for what its
+ * connection has room for, so a replay never renders a page bigger than the connection's buffer.
+ */
+export interface ReplayLimit {
+  items: number;
+  bytes: number;
+}
+
+/** One item of a committed ledger and the live subscriptions that match it (all in the item's xdrFormat). */
+export interface LedgerMatch<S extends Subscription = Subscription> {
+  item: StreamItem;
+  subs: Iterable<S>;
 }
 
 export interface Kind<S extends Subscription = Subscription> {
@@ -53,9 +73,16 @@ export interface Kind<S extends Subscription = Subscription> {
   open(params: Record<string, unknown>, base: Subscription, latest: number): S;
   /**
    * The next stored items after the subscription's position, up to the end of ledger `through`
-   * (nothing for a subscription that starts with the next ledger and none came yet).
+   * (nothing for a subscription that starts with the next ledger and none came yet), within `limit`;
+   * the position moves to right after the last item returned.
    */
-  replay(sub: S, through: number, n: number): Promise<ReplayPage>;
+  replay(sub: S, through: number, limit: ReplayLimit): Promise<ReplayPage>;
+  /**
+   * Where a subscription resumes that has every item of ledgers up to `ledger` (a cursor past the
+   * end of that ledger; `{}` for a kind without cursors): what a subscription that starts with the
+   * next ledger resumes from while it was handed nothing.
+   */
+  resumeAfter(ledger: number): ResumePoint;
   /** Live index. */
   add(sub: S): void;
   remove(sub: S): void;
@@ -63,10 +90,13 @@ export interface Kind<S extends Subscription = Subscription> {
   live(): Iterable<S>;
   readonly liveCount: number;
   /**
-   * The items of committed ledger `sequence` for the live subscriptions that match them, in id
-   * order, each rendered once per xdrFormat. Reads the store only when some subscription is live.
+   * The items of committed ledger `sequence` that live subscriptions match, in id order, each
+   * rendered once per xdrFormat, one at a time: the hub takes each to its subscribers before the
+   * next is matched and rendered, and gives the event loop back in between, so neither the matching
+   * nor the rendering of a big ledger is ever done all at once. Reads the store only when some
+   * subscription is live.
    */
-  ledger(sequence: number): Promise<Array<{ sub: S; item: StreamItem }>>;
+  ledger(sequence: number): AsyncIterable<LedgerMatch<S>>;
 }
 
 // ---- shared param handling --------------------------------------------------------------------
@@ -129,24 +159,35 @@ export function requireStored(ctx: MethodContext, ledger: number): void {
   }
 }
 
-/** JSON pieces (text and worker-rendered UTF-8) as one string. */
-export function joinParts(parts: ReadonlyArray<string | Uint8Array>): string {
-  if (parts.every((p) => typeof p === 'string')) return (parts as string[]).join('');
-  return parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+/** JSON pieces (text and worker-rendered UTF-8) as one buffer: an item's bytes. */
+export function toBytes(parts: string | ReadonlyArray<string | Uint8Array>): Buffer {
+  if (typeof parts === 'string') return Buffer.from(parts);
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 }
 
 /** Renders each distinct (item, format) once for all the subscriptions that get it. */
 export class RenderCache<T> {
-  private readonly done = new Map<string, Promise<string>>();
-  private readonly render: (value: T, format: XdrFormat) => Promise<string> | string;
-  constructor(render: (value: T, format: XdrFormat) => Promise<string> | string) { this.render = render; }
-  get(key: string, value: T, format: XdrFormat): Promise<string> {
+  private readonly done = new Map<string, Promise<Buffer>>();
+  private readonly render: (value: T, format: XdrFormat) => Promise<Buffer> | Buffer;
+  constructor(render: (value: T, format: XdrFormat) => Promise<Buffer> | Buffer) { this.render = render; }
+  get(key: string, value: T, format: XdrFormat): Promise<Buffer> {
     const k = `${format}:${key}`;
-    let text = this.done.get(k);
-    if (text === undefined) {
-      text = Promise.resolve(this.render(value, format));
-      this.done.set(k, text);
+    let bytes = this.done.get(k);
+    if (bytes === undefined) {
+      bytes = Promise.resolve(this.render(value, format));
+      this.done.set(k, bytes);
     }
-    return text;
+    return bytes;
   }
+}
+
+/** The subscriptions of `subs` by xdrFormat, for rendering an item once per format. */
+export function byFormat<S extends Subscription>(subs: Iterable<S>): Map<XdrFormat, S[]> {
+  const out = new Map<XdrFormat, S[]>();
+  for (const sub of subs) {
+    const list = out.get(sub.format);
+    if (list === undefined) out.set(sub.format, [sub]);
+    else list.push(sub);
+  }
+  return out;
 }

@@ -2,11 +2,12 @@
 // getLedgers cursor form). A cursor is a sequence already seen.
 import type { LedgerRow } from '../../store/types.ts';
 import { ledgerInfo } from '../../rpc/methods/getLedgers.ts';
-import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
+import { formatOf, type XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
+import type { ResumePoint } from '../streamSink.ts';
 import {
-  invalid, joinParts, paramsValidator, readStart, RenderCache, requireStored, startProperties, validate,
-  type Kind, type ReplayPage, type StreamItem, type Subscription,
+  byFormat, invalid, paramsValidator, readStart, requireStored, startProperties, toBytes, validate,
+  type Kind, type LedgerMatch, type ReplayLimit, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
 
 interface LedgersSubscription extends Subscription {
@@ -24,7 +25,7 @@ function cursorLedger(cursor: string): number {
 
 export class LedgersKind implements Kind<LedgersSubscription> {
   readonly name = 'ledgers' as const;
-  /** A pubnet ledger's meta is over a megabyte: a few per page. */
+  /** A pubnet ledger's meta is over a megabyte: a few per page (fewer when the connection has less room). */
   readonly pageSize = 4;
   readonly single = false;
   private readonly ctx: MethodContext;
@@ -48,34 +49,40 @@ export class LedgersKind implements Kind<LedgersSubscription> {
     return sub;
   }
 
-  async replay(sub: LedgersSubscription, through: number, n: number): Promise<ReplayPage> {
-    const count = Math.min(n, through - sub.next + 1);
-    if (count <= 0) return { items: [], done: true };
-    const rows = this.ctx.store.ledgers(sub.next, count).filter((r) => r.sequence <= through);
+  async replay(sub: LedgersSubscription, through: number, limit: ReplayLimit): Promise<ReplayPage> {
     const items: StreamItem[] = [];
-    for (const row of rows) items.push({ id: String(row.sequence), text: await this.render(row, sub) });
-    sub.next = rows.length > 0 ? rows[rows.length - 1].sequence + 1 : through + 1;
-    return { items, done: rows.length < count || sub.next > through };
+    let bytes = 0;
+    // one ledger read at a time: a page stops as soon as it holds what the connection has room for
+    while (sub.next <= through && items.length < limit.items && (items.length === 0 || bytes < limit.bytes)) {
+      const [row] = this.ctx.store.ledgers(sub.next, 1);
+      if (row === undefined || row.sequence > through) {
+        sub.next = through + 1;
+        break;
+      }
+      const item = { id: String(row.sequence), bytes: await this.render(row, sub.format) };
+      items.push(item);
+      bytes += item.bytes.length;
+      sub.next = row.sequence + 1;
+    }
+    return { items, done: sub.next > through };
   }
 
+  resumeAfter(ledger: number): ResumePoint { return { cursor: String(ledger) }; }
   add(sub: LedgersSubscription): void { this.subs.add(sub); }
   remove(sub: LedgersSubscription): void { this.subs.delete(sub); }
   live(): Iterable<LedgersSubscription> { return this.subs; }
   get liveCount(): number { return this.subs.size; }
 
-  async ledger(sequence: number): Promise<Array<{ sub: LedgersSubscription; item: StreamItem }>> {
-    if (this.subs.size === 0) return [];
+  async *ledger(sequence: number): AsyncIterable<LedgerMatch<LedgersSubscription>> {
+    if (this.subs.size === 0) return;
     const row = this.ctx.store.ledger(sequence);
-    if (row === undefined) return [];
-    const cache = new RenderCache<LedgerRow>((r, format) => ledgerInfo(r, format, this.ctx).then(joinParts));
-    const out: Array<{ sub: LedgersSubscription; item: StreamItem }> = [];
-    for (const sub of [...this.subs]) {
-      out.push({ sub, item: { id: String(sequence), text: await cache.get('', row, sub.format) } });
+    if (row === undefined) return;
+    for (const [format, subs] of byFormat(this.subs)) {
+      yield { item: { id: String(sequence), bytes: await this.render(row, format) }, subs };
     }
-    return out;
   }
 
-  private render(row: LedgerRow, sub: LedgersSubscription): Promise<string> {
-    return ledgerInfo(row, sub.format, this.ctx).then(joinParts);
+  private async render(row: LedgerRow, format: XdrFormat): Promise<Buffer> {
+    return toBytes(await ledgerInfo(row, format, this.ctx));
   }
 }

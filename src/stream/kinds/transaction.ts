@@ -13,8 +13,9 @@ import { networkIdOf, toHex } from '../../xdr/codec.ts';
 import { decodeEnvelope, innerTransactionHash } from '../../xdr/transactions.ts';
 import { ledgerTransactions } from './ledgerTransactions.ts';
 import { KeyedSets } from '../keyedSets.ts';
+import type { ResumePoint } from '../streamSink.ts';
 import {
-  invalid, paramsValidator, validate, type Kind, type ReplayPage, type StreamItem, type Subscription,
+  invalid, paramsValidator, toBytes, validate, type Kind, type LedgerMatch, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
 
 interface TransactionSubscription extends Subscription {
@@ -56,6 +57,9 @@ export class TransactionKind implements Kind<TransactionSubscription> {
     return { items: [await this.render(sub)], done: true };
   }
 
+  /** It has no cursor: subscribing again with its hash resumes it. */
+  resumeAfter(): ResumePoint { return {}; }
+
   add(sub: TransactionSubscription): void {
     this.subs.add(sub);
     this.byHash.add(sub.hash, sub);
@@ -69,8 +73,8 @@ export class TransactionKind implements Kind<TransactionSubscription> {
   live(): Iterable<TransactionSubscription> { return this.subs; }
   get liveCount(): number { return this.subs.size; }
 
-  async ledger(sequence: number): Promise<Array<{ sub: TransactionSubscription; item: StreamItem }>> {
-    if (this.subs.size === 0) return [];
+  async *ledger(sequence: number): AsyncIterable<LedgerMatch<TransactionSubscription>> {
+    if (this.subs.size === 0) return;
     const waiting: TransactionSubscription[] = [];
     for (const tx of ledgerTransactions(this.ctx.store, sequence)) {
       const hashes = [toHex(tx.hash)];
@@ -80,15 +84,13 @@ export class TransactionKind implements Kind<TransactionSubscription> {
       }
       for (const h of hashes) for (const s of this.byHash.get(h)) waiting.push(s);
     }
-    const out: Array<{ sub: TransactionSubscription; item: StreamItem }> = [];
-    for (const sub of waiting) out.push({ sub, item: await this.render(sub) });
-    return out;
+    for (const sub of waiting) yield { item: await this.render(sub), subs: [sub] };
   }
 
   /** getTransaction's own answer for the hash, as that method gives it now. */
   private async render(sub: TransactionSubscription): Promise<StreamItem> {
     const call = methodCall(new AbortController().signal, new AnswerBudget(0));
     const result = await getTransaction.handler({ hash: sub.hash, xdrFormat: sub.format }, this.ctx, call);
-    return { id: sub.hash, text: resultText(result) };
+    return { id: sub.hash, bytes: toBytes(resultText(result)) };
   }
 }

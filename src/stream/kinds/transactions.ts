@@ -3,13 +3,14 @@
 // transaction's TOID as getTransactions' cursor writes it.
 import type { StoredTransaction } from '../../store/types.ts';
 import { GoNumError, parseGoInt64 } from '../../rpc/methods/shared/go.ts';
-import { ledgerStartToid, toidDecode, toidEncode, transactionCursor } from '../../ids/toid.ts';
+import { ledgerStartToid, toidDecode, transactionCursor } from '../../ids/toid.ts';
 import { transactionInfo } from '../../rpc/methods/shared/transactionInfo.ts';
-import { formatOf } from '../../rpc/methods/shared/xdrFormat.ts';
+import { formatOf, type XdrFormat } from '../../rpc/methods/shared/xdrFormat.ts';
 import type { MethodContext } from '../../rpc/methods/types.ts';
+import type { ResumePoint } from '../streamSink.ts';
 import {
-  invalid, joinParts, paramsValidator, readStart, RenderCache, requireStored, startProperties, validate,
-  type Kind, type ReplayPage, type StreamItem, type Subscription,
+  byFormat, invalid, paramsValidator, readStart, requireStored, startProperties, toBytes, validate,
+  type Kind, type LedgerMatch, type ReplayLimit, type ReplayPage, type StreamItem, type Subscription,
 } from './kind.ts';
 import { accountKeyOf, transactionAccounts } from './accounts.ts';
 import { ledgerTransactions } from './ledgerTransactions.ts';
@@ -59,27 +60,37 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
       }
       const seen = toidDecode(id);
       requireStored(this.ctx, seen.ledger);
-      sub.next = toidEncode({ ledger: seen.ledger, transaction: seen.transaction + 1, operation: 0 });
+      // the next transaction's TOID (operation 0); past a ledger's last possible one, the next
+      // ledger's first (what resumeAfter's cursor is)
+      sub.next = ((id >> 12n) + 1n) << 12n;
       firstLedger = seen.ledger;
     }
     sub.through = firstLedger - 1;
     return sub;
   }
 
-  async replay(sub: TransactionsSubscription, through: number, n: number): Promise<ReplayPage> {
+  async replay(sub: TransactionsSubscription, through: number, limit: ReplayLimit): Promise<ReplayPage> {
     const end = ledgerStartToid(through + 1);
     if (sub.next >= end) return { items: [], done: true };
-    const rows = this.ctx.store.transactionsFrom(sub.next, n);
+    const rows = this.ctx.store.transactionsFrom(sub.next, limit.items);
     const items: StreamItem[] = [];
-    let done = rows.length < n;
+    let bytes = 0;
+    let done = rows.length < limit.items;
     for (const tx of rows) {
       if (tx.id >= end) { done = true; break; }
+      if (items.length > 0 && bytes >= limit.bytes) { done = false; break; }
       sub.next = tx.id + 1n;
-      if (this.involves(sub, tx)) items.push({ id: transactionCursor(tx.ledgerSequence, tx.applicationOrder), text: await this.render(tx, sub) });
+      if (!this.involves(sub, tx)) continue;
+      const item = { id: transactionCursor(tx.ledgerSequence, tx.applicationOrder), bytes: await this.render(tx, sub.format) };
+      items.push(item);
+      bytes += item.bytes.length;
     }
     if (done) sub.next = end;
     return { items, done };
   }
+
+  /** The TOID before the next ledger's: its cursor resumes at that ledger's first transaction. */
+  resumeAfter(ledger: number): ResumePoint { return { cursor: String(ledgerStartToid(ledger + 1) - 1n) }; }
 
   add(sub: TransactionsSubscription): void {
     this.subs.add(sub);
@@ -100,30 +111,25 @@ export class TransactionsKind implements Kind<TransactionsSubscription> {
   live(): Iterable<TransactionsSubscription> { return this.subs; }
   get liveCount(): number { return this.subs.size; }
 
-  async ledger(sequence: number): Promise<Array<{ sub: TransactionsSubscription; item: StreamItem }>> {
-    if (this.subs.size === 0) return [];
-    const out: Array<{ sub: TransactionsSubscription; item: StreamItem }> = [];
-    const cache = new RenderCache<StoredTransaction>((tx, format) => this.renderAs(tx, format));
+  async *ledger(sequence: number): AsyncIterable<LedgerMatch<TransactionsSubscription>> {
+    if (this.subs.size === 0) return;
     for (const tx of ledgerTransactions(this.ctx.store, sequence)) {
-      const subs = [...this.unfiltered];
+      const subs = new Set(this.unfiltered);
       if (this.byAccount.size > 0) {
-        for (const key of transactionAccounts(tx.envelope)) for (const s of this.byAccount.get(key)) subs.push(s);
+        for (const key of transactionAccounts(tx.envelope)) for (const s of this.byAccount.get(key)) subs.add(s);
       }
-      if (subs.length === 0) continue;
+      if (subs.size === 0) continue;
       const id = transactionCursor(tx.ledgerSequence, tx.applicationOrder);
-      for (const sub of new Set(subs)) out.push({ sub, item: { id, text: await cache.get(id, tx, sub.format) } });
+      for (const [format, group] of byFormat(subs)) yield { item: { id, bytes: await this.render(tx, format) }, subs: group };
     }
-    return out;
   }
 
   private involves(sub: TransactionsSubscription, tx: StoredTransaction): boolean {
     return sub.account === undefined || transactionAccounts(tx.envelope).has(sub.account);
   }
 
-  private render(tx: StoredTransaction, sub: TransactionsSubscription): Promise<string> { return this.renderAs(tx, sub.format); }
-
-  private async renderAs(tx: StoredTransaction, format: TransactionsSubscription['format']): Promise<string> {
+  private async render(tx: StoredTransaction, format: XdrFormat): Promise<Buffer> {
     const item = transactionInfo(tx, format, this.ctx.heavy);
-    return typeof item === 'string' ? item : joinParts(await item);
+    return toBytes(typeof item === 'string' ? item : await item);
   }
 }

@@ -13,7 +13,7 @@ import { RpcError } from '../../../src/rpc/errors.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import { SqliteStore } from '../../../src/store/sqlite/sqliteStore.ts';
 import type { IngestBatch } from '../../../src/store/types.ts';
-import { jsonRpcNotification, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
+import { jsonRpcNotification, type DroppedSubscription, type StreamNotification, type StreamSink } from '../../../src/stream/streamSink.ts';
 import { SubscriptionHub } from '../../../src/stream/subscriptionHub.ts';
 import { LedgersKind } from '../../../src/stream/kinds/ledgers.ts';
 import type { Kind } from '../../../src/stream/kinds/kind.ts';
@@ -29,26 +29,37 @@ function batch(seq: number, variant = 0, metaBytes = 2): IngestBatch {
 class RecordingSink implements StreamSink {
   readonly transport = 'ws' as const;
   notes: StreamNotification[] = [];
-  closed: { code: number; reason: string } | undefined;
+  closed: { code: number; reason: string; dropped?: readonly DroppedSubscription[] } | undefined;
+  terminated = false;
   bufferedBytes = 0;
   /** When set, delivered bytes stay "unsent". */
   stalled = false;
-  frame(note: StreamNotification): string { this.notes.push(note); return jsonRpcNotification(note); }
-  deliver(_text: string, bytes: number): void { if (this.stalled) this.bufferedBytes += bytes; }
-  close(code: number, reason: string): void { this.closed ??= { code, reason }; }
+  send(note: StreamNotification): number {
+    this.notes.push(note);
+    const bytes = Buffer.byteLength(jsonRpcNotification(note));
+    if (this.stalled) this.bufferedBytes += bytes;
+    return bytes;
+  }
+  close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void { this.closed ??= { code, reason, dropped }; }
+  terminate(): void { this.terminated = true; }
   ids(sub?: string): string[] { return this.notes.filter((n) => sub === undefined || n.subscription === sub).map((n) => n.id); }
 }
 
 /** The ledgers kind, whose live reading of a ledger waits while `held` (a slow store or renderer). */
 class HeldLedgers extends LedgersKind {
   held: Promise<void> | undefined;
-  override async ledger(sequence: number) {
+  override async *ledger(sequence: number) {
     await this.held;
-    return super.ledger(sequence);
+    yield* super.ledger(sequence);
   }
 }
 
-function setup(first: number, last: number, options: { maxSubscriptions?: number; maxBuffered?: number; maxLagMs?: number; kinds?: (ctx: MethodContext) => Kind[]; metaBytes?: number } = {}) {
+interface SetupOptions {
+  maxSubscriptions?: number; maxBuffered?: number; maxLagMs?: number; maxConnectionBytes?: number; maxTotalBytes?: number;
+  kinds?: (ctx: MethodContext) => Kind[]; metaBytes?: number;
+}
+
+function setup(first: number, last: number, options: SetupOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'lumen-hub-'));
   const store = new SqliteStore(join(dir, 'rpc.sqlite'));
   const feed = new LedgerFeed();
@@ -62,7 +73,7 @@ function setup(first: number, last: number, options: { maxSubscriptions?: number
   const ctx: MethodContext = { store, config: defaultConfig, node: testNode, submitter: rejectingSubmitter, simulator: unavailableSimulator, heavy: testHeavy };
   const hub = new SubscriptionHub({
     feed, ctx, maxSubscriptionsPerConnection: options.maxSubscriptions ?? 100, maxStreamBufferBytes: options.maxBuffered ?? 0,
-    maxStreamLagMs: options.maxLagMs,
+    maxStreamLagMs: options.maxLagMs, maxStreamConnectionBytes: options.maxConnectionBytes, maxStreamTotalBytes: options.maxTotalBytes,
     kinds: options.kinds?.(ctx),
   });
   /** A developer revert through the commit point: the next ledger written is `ledger + 1` again. */
@@ -92,7 +103,7 @@ describe('SubscriptionHub (ledgers)', () => {
       await settle(50);
       assert.deepEqual(sink.ids(id), range(5, 43));
       assert.ok(sink.notes.every((n) => n.kind === 'ledgers' && !n.final));
-      assert.equal(JSON.parse(sink.notes[0].item).sequence, 5);
+      assert.equal(JSON.parse(sink.notes[0].item.toString()).sequence, 5);
     } finally { t.close(); }
   });
 
@@ -222,6 +233,94 @@ describe('SubscriptionHub (ledgers)', () => {
     } finally { clearInterval(reader); t.close(); }
   });
 
+  it('a replay renders no more than its connection has room for, and goes on as the client takes', async () => {
+    const t = setup(2, 21, { maxBuffered: 1000, metaBytes: 6000 });
+    const sink = new RecordingSink();
+    sink.stalled = true;
+    try {
+      const id = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
+      await settle(50);
+      await new Promise((r) => setTimeout(r, 30));
+      assert.deepEqual(sink.ids(id), ['2'], 'one item handed; the next waits for room, unrendered');
+      assert.ok(t.hub.heldBytes < 2 * 8200, `held ${t.hub.heldBytes}`);
+      sink.stalled = false;
+      sink.bufferedBytes = 0;
+      const deadline = Date.now() + 10_000;
+      while (sink.ids(id).length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.deepEqual(sink.ids(id), range(2, 21));
+      assert.equal(sink.closed, undefined);
+    } finally { t.close(); }
+  });
+
+  it('a connection that takes nothing while its replay waits is closed once (4001), told where to resume', async () => {
+    const t = setup(2, 21, { maxBuffered: 1000, maxLagMs: 50, metaBytes: 6000 });
+    const sink = new RecordingSink();
+    sink.stalled = true;
+    try {
+      const replaying = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
+      const idle = t.hub.subscribe(sink, { kind: 'ledgers', cursor: '21' });
+      const deadline = Date.now() + 10_000;
+      while (sink.closed === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(sink.closed?.code, 4001);
+      assert.match(sink.closed!.reason, /^too slow: took nothing for 50 ms; resume from your last id$/);
+      assert.deepEqual(sink.closed!.dropped, [
+        { subscription: replaying, kind: 'ledgers', resume: { cursor: '2' } },
+        { subscription: idle, kind: 'ledgers', resume: { cursor: '21' } },
+      ]);
+      const handed = sink.notes.length;
+      t.write(3);
+      await settle(50);
+      assert.equal(sink.notes.length, handed, 'nothing more after the close');
+      assert.equal(t.hub.subscriptionCounts().ledgers, 0);
+    } finally { t.close(); }
+  });
+
+  it('a connection owed more than its ceiling is closed (4001), its subscriptions told where they resume; the others go on', async () => {
+    const t = setup(2, 5, { maxConnectionBytes: 50_000, metaBytes: 6000 });
+    const heavy = new RecordingSink();
+    heavy.stalled = true;
+    const light = new RecordingSink();
+    try {
+      const subs = Array.from({ length: 4 }, () => t.hub.subscribe(heavy, { kind: 'ledgers' }));
+      const other = t.hub.subscribe(light, { kind: 'ledgers' });
+      await settle();
+      for (let i = 0; i < 10 && heavy.closed === undefined; i++) { t.write(1); await settle(); }
+      assert.equal(heavy.closed?.code, 4001);
+      assert.match(heavy.closed!.reason, /^too slow: over 50000 bytes owed to this connection; resume from your last id$/);
+      const lastHanded = (sub: string): string | undefined => heavy.ids(sub).at(-1);
+      assert.deepEqual(heavy.closed!.dropped, subs.map((sub) => ({
+        subscription: sub, kind: 'ledgers', resume: lastHanded(sub) === undefined ? { cursor: '5' } : { cursor: lastHanded(sub) },
+      })));
+      t.write(2);
+      await settle();
+      const seqs = light.ids(other).map(Number);
+      assert.deepEqual(seqs, seqs.map((_x, i) => 6 + i));
+      assert.ok(seqs.length >= 3);
+    } finally { t.close(); }
+  });
+
+  it('over the total ceiling, the slowest connection goes first', async () => {
+    const t = setup(2, 5, { maxTotalBytes: 60_000, metaBytes: 6000 });
+    const stuck = new RecordingSink();
+    stuck.stalled = true;
+    const reading = new RecordingSink();
+    reading.stalled = true;
+    // a client that takes what it is sent a few milliseconds later
+    const reader = setInterval(() => { reading.bufferedBytes = 0; }, 3);
+    try {
+      for (let i = 0; i < 3; i++) t.hub.subscribe(stuck, { kind: 'ledgers' });
+      for (let i = 0; i < 3; i++) t.hub.subscribe(reading, { kind: 'ledgers' });
+      await settle();
+      for (let i = 0; i < 20 && stuck.closed === undefined; i++) {
+        t.write(1);
+        await new Promise((r) => setTimeout(r, 300)); // a sweep measures how fast each takes
+      }
+      assert.equal(stuck.closed?.code, 4001);
+      assert.match(stuck.closed!.reason, /^too slow: streams hold over 60000 bytes, the slowest go; resume from your last id$/);
+      assert.equal(reading.closed, undefined);
+    } finally { clearInterval(reader); t.close(); }
+  });
+
   it('close() ends every connection with 1001', async () => {
     const t = setup(2, 5);
     const sink = new RecordingSink();
@@ -262,10 +361,11 @@ describe('SubscriptionHub across a revert', () => {
     /** Reads the ledger, then waits while `held`: the revert comes between the read and the delivery. */
     class ReadThenHeld extends LedgersKind {
       held: Promise<void> | undefined;
-      override async ledger(sequence: number) {
-        const read = await super.ledger(sequence);
+      override async *ledger(sequence: number) {
+        const read = [];
+        for await (const match of super.ledger(sequence)) read.push(match);
         await this.held;
-        return read;
+        yield* read;
       }
     }
     let kind: ReadThenHeld | undefined;
@@ -284,7 +384,7 @@ describe('SubscriptionHub across a revert', () => {
       release();
       await settle();
       assert.deepEqual(sink.ids(id), ['11']);
-      const hashOf = (n: StreamNotification) => JSON.parse(n.item as string).hash as string;
+      const hashOf = (n: StreamNotification) => JSON.parse(n.item.toString()).hash as string;
       assert.equal(hashOf(sink.notes[0]), Buffer.alloc(32, 111).toString('hex'), 'the re-closed ledger 11, not the dropped one');
       t.write(1, 100);
       await settle();

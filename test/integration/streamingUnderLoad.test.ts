@@ -344,7 +344,9 @@ describe('fan-out with a cost ceiling', () => {
     const { latencies, failures } = await probe.stop();
     const peakBytes = peak.stop();
     t.diagnostic(`closes: ${JSON.stringify(Object.fromEntries(closes))}; ${resumed} dropped subscriptions resumed with no gap; peak RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB; getHealth p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} calls`);
-    assert.deepEqual(failures, [], 'getHealth answered, healthy, throughout');
+    // in manual mode no ledger closes by itself: past 30 s the reference's getHealth says the latest
+    // ledger is old, which is an answer about the network, not the node's load
+    assert.deepEqual(failures.filter((f) => !/since last known ledger closed is too high/.test(f)), [], 'getHealth answered throughout');
     assert.ok(peakBytes < GiB, `RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);
     resumer.ws.terminate();
     for (const ws of connections) ws.terminate();

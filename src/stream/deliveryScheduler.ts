@@ -4,7 +4,7 @@
 // at most a window of bytes its client has not taken (the rest waits in the outbox, shared); a
 // connection whose socket holds its window is set aside, and all of those are looked at again
 // together every POLL_MS, so a client that does not read costs no timer of its own.
-import type { SlicedWork } from '../work/slicedWork.ts';
+import type { Slices } from './slices.ts';
 import type { Entry, Outbox } from './outbox.ts';
 
 /** How often connections whose socket is full are looked at again. */
@@ -16,7 +16,7 @@ export interface DeliverySchedulerOptions {
   /** Bytes handed to one connection per turn (one entry at least). */
   quantum: number;
   /** The slices of the event loop, shared with the hub's other long loops. */
-  slices: SlicedWork;
+  slices: Slices;
   /** Sends one entry to its connection. */
   deliver(entry: Entry, box: Outbox): void;
 }

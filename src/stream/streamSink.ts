@@ -119,8 +119,3 @@ export function sseEventHead(n: StreamNotification): Buffer {
 
 /** What ends an event. */
 export const SSE_EVENT_TAIL = Buffer.from('\n\n');
-
-/** A whole event as text. */
-export function sseEvent(n: StreamNotification): string {
-  return sseEventHead(n).toString() + n.item.toString() + SSE_EVENT_TAIL.toString();
-}

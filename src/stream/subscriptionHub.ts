@@ -2,7 +2,7 @@
 // fed from the LedgerFeed. Per committed ledger it reads from the store, once, what its live
 // subscriptions need (so a notification never announces what the methods could not read yet, and
 // carries exactly what they would return), matches through each kind's index and encodes each item
-// once per xdrFormat, item by item, in slices of the event loop (SlicedWork): a ledger of thousands
+// once per xdrFormat, item by item, in slices of the event loop (Slices): a ledger of thousands
 // of events for thousands of subscribers never holds the loop. Ledgers are handled in order, on a
 // queue of its own: the feed's listener only enqueues.
 //
@@ -35,7 +35,6 @@ import type { LedgerFeed, CommittedLedger } from '../ingest/ledgerFeed.ts';
 import { RpcError } from '../rpc/errors.ts';
 import type { Metrics } from '../rpc/metrics.ts';
 import type { MethodContext } from '../rpc/methods/types.ts';
-import { SlicedWork } from '../work/slicedWork.ts';
 import { CloseCode, STREAM_KINDS, type DroppedSubscription, type ResumePoint, type StreamKindName, type StreamSink } from './streamSink.ts';
 import { invalid, type Kind, type StreamItem, type Subscription } from './kinds/kind.ts';
 import { LedgersKind } from './kinds/ledgers.ts';
@@ -45,6 +44,8 @@ import { TransactionKind } from './kinds/transaction.ts';
 import { answerEntry, itemEntry, Outbox, type Entry } from './outbox.ts';
 import { DeliveryScheduler } from './deliveryScheduler.ts';
 import { StreamBudget, type Verdict } from './streamBudget.ts';
+import { Slices } from './slices.ts';
+import { SLICE_MS } from '../work/slicedWork.ts';
 
 /** How long a live item may wait for its connection before that connection counts as lagging. */
 const DEFAULT_MAX_LAG_MS = 30_000;
@@ -65,8 +66,6 @@ const SWEEP_MS = 250;
  */
 const SHED_PAUSE_MS = 50;
 
-/** Time slices of the hub's loops (matching and fanning a ledger out, handing items to sockets, closing connections). */
-const SLICE_MS = 8;
 
 /** Subscribers an item is queued for between two looks at the time slice. */
 const FAN_OUT_STEP = 1024;
@@ -104,7 +103,7 @@ export class SubscriptionHub {
   private readonly maxSubscriptions: number;
   private readonly window: number;
   private readonly budget: StreamBudget;
-  private readonly slices = new SlicedWork(() => false, SLICE_MS);
+  private readonly slices = new Slices(SLICE_MS);
   private readonly scheduler: DeliveryScheduler;
   private readonly sweeper: NodeJS.Timeout;
   private readonly stopListening: () => void;

@@ -298,8 +298,7 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   });
   const invalid: Invalid | null = check.outer ?? check.inner;
   const txChangesBefore = [...feeSourceChanges, ...(invalid && !invalid.afterSeqCheck ? [] : bumpSequence(frame, txLtx, ledger))];
-  const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
-    ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
+  const feeEvents = chargedFeeEvents(frame, ledger, feeCharged);
 
   let code: number;
   let opResults: xdr.OperationResultWire[] | undefined;
@@ -349,14 +348,18 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   return { result, meta, soroban: soroban?.fees, ...(internalError !== undefined ? { internalError } : {}) };
 }
 
+/** The BEFORE_ALL_TXS fee event of a transaction that was charged (none for a free one). */
+function chargedFeeEvents(frame: TransactionFrame, ledger: LedgerContext, feeCharged: bigint): xdr.TransactionEventWire[] {
+  return feeCharged > 0n ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
+}
+
 /**
  * What a transaction becomes when applying it threw outside its operations (applyTransaction's own
  * steps): txINTERNAL_ERROR with its fee charged and no other change (its nested state under the
  * ledger's is never committed), so the rest of the ledger still applies.
  */
-export function internallyFailed(frame: TransactionFrame, ledger: LedgerContext, feeCharged: bigint, error: unknown): AppliedTransaction {
-  const feeEvents: xdr.TransactionEventWire[] = feeCharged > 0n
-    ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
+function internallyFailed(frame: TransactionFrame, ledger: LedgerContext, feeCharged: bigint, error: unknown): AppliedTransaction {
+  const feeEvents = chargedFeeEvents(frame, ledger, feeCharged);
   return {
     result: transactionResult(frame, feeCharged, TxCode.INTERNAL_ERROR, undefined, false),
     meta: {

@@ -91,7 +91,7 @@ export class SnapshotList {
     const kept = this.taken.length === 0 ? 'there is no snapshot'
       : this.taken.length === 1 ? `the only snapshot is ${this.taken[0].id}`
       : `the snapshots kept are ${this.taken.length}, from ${this.taken[0].id} to ${this.taken.at(-1)!.id}`;
-    if (number >= 1 && number <= this.evictedUpTo && number < this.taken[0]?.number) {
+    if (number >= 1 && number <= this.evictedUpTo && (this.taken.length === 0 || number < this.taken[0].number)) {
       return `snapshot ${id} was dropped to make room (at most ${this.limits.count} snapshots holding `
         + `${this.limits.queueEntries} queued transactions are kept, the oldest dropped first: --max-snapshots, `
         + `--max-snapshot-queue-entries); ${kept}`;

@@ -6,6 +6,7 @@
 // together every POLL_MS, so a client that does not read costs no timer of its own.
 import type { Slices } from './slices.ts';
 import type { Entry, Outbox } from './outbox.ts';
+import { Fifo } from './fifo.ts';
 
 /** How often connections whose socket is full are looked at again. */
 const POLL_MS = 10;
@@ -23,8 +24,7 @@ export interface DeliverySchedulerOptions {
 
 export class DeliveryScheduler {
   private readonly options: DeliverySchedulerOptions;
-  private ready: Outbox[] = [];
-  private readyHead = 0;
+  private readonly ready = new Fifo<Outbox>();
   /** Connections whose socket holds its window, with something waiting. */
   private readonly blocked = new Set<Outbox>();
   private running = false;
@@ -67,12 +67,7 @@ export class DeliveryScheduler {
     this.running = true;
     const { window, quantum, deliver, slices } = this.options;
     try {
-      while (this.readyHead < this.ready.length) {
-        const box = this.ready[this.readyHead++];
-        if (this.readyHead >= 1024 && this.readyHead * 2 >= this.ready.length) {
-          this.ready = this.ready.slice(this.readyHead);
-          this.readyHead = 0;
-        }
+      for (let box = this.ready.shift(); box !== undefined; box = this.ready.shift()) {
         box.scheduled = false;
         if (box.closing) continue;
         box.sink.cork?.();
@@ -88,8 +83,6 @@ export class DeliveryScheduler {
         else this.setAside(box);
         await slices.checkpoint();
       }
-      this.ready = [];
-      this.readyHead = 0;
     } finally {
       this.running = false;
     }

@@ -6,6 +6,7 @@
 // something waited, and how fast it takes.
 import type { StreamItem, Subscription } from './kinds/kind.ts';
 import type { StreamSink } from './streamSink.ts';
+import { Fifo } from './fifo.ts';
 
 /** What framing adds to an item (the WebSocket head naming the subscription, or the SSE id and kind lines). */
 const FRAMING_BYTES = 96;
@@ -26,8 +27,7 @@ export type HandOver = 'empty' | 'full' | 'more';
 
 export class Outbox {
   readonly sink: StreamSink;
-  private entries: Array<Entry | undefined> = [];
-  private head = 0;
+  private readonly entries = new Fifo<Entry>();
   /** Bytes of the entries waiting here. */
   pending = 0;
   /** Replays waiting for room on this connection. */
@@ -54,11 +54,11 @@ export class Outbox {
   }
 
   /** Entries waiting. */
-  get length(): number { return this.entries.length - this.head; }
+  get length(): number { return this.entries.length; }
   /** What the connection holds that its client has not taken: waiting entries and the socket's bytes. */
   get held(): number { return this.pending + this.sink.bufferedBytes; }
   /** When the oldest waiting entry was queued. */
-  get oldestAt(): number | undefined { return this.entries[this.head]?.at; }
+  get oldestAt(): number | undefined { return this.entries.peek()?.at; }
   /** Something waits for this connection: entries, or a replay wanting room. */
   get waiting(): boolean { return this.length > 0 || this.roomWaiters.length > 0; }
 
@@ -113,8 +113,7 @@ export class Outbox {
   discard(): void {
     this.onPending(-this.pending);
     this.pending = 0;
-    this.entries = [];
-    this.head = 0;
+    this.entries.clear();
     this.grantRoom();
   }
 
@@ -133,18 +132,9 @@ export class Outbox {
   }
 
   private shift(): Entry {
-    const entry = this.entries[this.head]!;
-    this.entries[this.head++] = undefined;
+    const entry = this.entries.shift()!;
     this.pending -= entry.bytes;
     this.onPending(-entry.bytes);
-    // a long queue is compacted now and then rather than shifted one entry at a time
-    if (this.head === this.entries.length) {
-      this.entries = [];
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
     return entry;
   }
 }

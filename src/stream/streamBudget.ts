@@ -90,7 +90,9 @@ export class StreamBudget {
   shed(): { ending: Outbox[]; verdicts: Verdict[] } {
     const max = this.limits.maxTotalBytes;
     const target = (max * 3) / 4;
-    let total = this.refreshSockets();
+    // what the sockets hold now (the rates are left to the sweep, which measures them over its period)
+    this.countSockets((box) => box.sink.bufferedBytes);
+    let total = this.total;
     const ending: Outbox[] = [];
     const verdicts: Verdict[] = [];
     const open: Array<{ box: Outbox; held: number; drain: number }> = [];
@@ -117,7 +119,7 @@ export class StreamBudget {
 
   /** The periodic look: measures every connection and names those too slow by the lag rules. */
   sweep(now: number): Verdict[] {
-    this.sweepTotals(now);
+    this.countSockets((box) => box.measure(now));
     const out: Verdict[] = [];
     const { maxLagMs } = this.limits;
     for (const box of this.boxes) {
@@ -131,19 +133,10 @@ export class StreamBudget {
     return out;
   }
 
-  /** Measures every socket and each connection's take rate; returns the total held. */
-  private sweepTotals(now: number): number {
+  /** What every socket holds, as `read` gives it for each connection. */
+  private countSockets(read: (box: Outbox) => number): void {
     let sockets = 0;
-    for (const box of this.boxes) sockets += box.measure(now);
+    for (const box of this.boxes) sockets += read(box);
     this.socketBytes = sockets;
-    return this.total;
-  }
-
-  /** What the sockets hold now (the rates are left to the sweep, which measures them over its period); returns the total held. */
-  private refreshSockets(): number {
-    let sockets = 0;
-    for (const box of this.boxes) sockets += box.sink.bufferedBytes;
-    this.socketBytes = sockets;
-    return this.total;
   }
 }

@@ -66,7 +66,6 @@ const SWEEP_MS = 250;
  */
 const SHED_PAUSE_MS = 50;
 
-
 /** Subscribers an item is queued for between two looks at the time slice. */
 const FAN_OUT_STEP = 1024;
 
@@ -227,11 +226,9 @@ export class SubscriptionHub {
     this.endAll(sink);
     const box = this.outboxes.get(sink);
     if (box === undefined) return;
-    box.closing = true;
-    box.discard();
+    this.retire(box);
     this.outboxes.delete(sink);
     this.budget.remove(box);
-    this.scheduler.forget(box);
   }
 
   /** Stops: every connection with a subscription is closed with 1001 (the transports close the others). */
@@ -396,7 +393,6 @@ export class SubscriptionHub {
 
   /** Where a subscription resumes if its connection is dropped now. */
   private resumeOf(sub: Subscription): ResumePoint {
-    if (this.kinds.get(sub.kind)?.single) return {};
     return sub.lastId !== undefined ? { cursor: sub.lastId } : sub.start;
   }
 
@@ -446,9 +442,7 @@ export class SubscriptionHub {
     const box = this.outboxes.get(sink);
     if (box !== undefined) {
       if (box.closing) return;
-      box.closing = true;
-      box.discard();
-      this.scheduler.forget(box);
+      this.retire(box);
     }
     this.endAll(sink);
     if (this.closed) {
@@ -457,6 +451,13 @@ export class SubscriptionHub {
     }
     this.closings.push(() => sink.close(code, reason, dropped));
     if (!this.closingRunning) void this.runClosings();
+  }
+
+  /** Nothing more goes to a connection: what waits for it is dropped, its waiting replays wake to their end. */
+  private retire(box: Outbox): void {
+    box.closing = true;
+    box.discard();
+    this.scheduler.forget(box);
   }
 
   private async runClosings(): Promise<void> {

@@ -8,11 +8,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatastoreWriter } from '../../src/sources/datastore/datastoreWriter.ts';
-import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { freshRpc, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { StreamClient } from './support/streamClient.ts';
 import { openSse, streamUrl, type SseStream } from './support/sse.ts';
 import {
@@ -23,24 +22,6 @@ import {
 const b64 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
 interface Case { template: LedgerTemplate; ledger?: MadeLedger }
-
-/**
- * One JSON-RPC call on a connection of its own: this process spends seconds parsing the streams'
- * big frames, long enough for a kept-alive connection to reach the node's idle timeout mid-reuse.
- */
-function rpc(node: NodeProcess, method: string, params?: unknown): Promise<any> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-  return new Promise((resolve, reject) => {
-    const req = request(node.url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => { try { resolve(JSON.parse(Buffer.concat(chunks).toString())); } catch (e) { reject(e); } });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Resolves once `cond` holds (looked at every 100 ms); fails after `ms`. */
 async function until(what: string, cond: () => boolean, ms = 240_000): Promise<void> {
@@ -54,7 +35,7 @@ async function until(what: string, cond: () => boolean, ms = 240_000): Promise<v
 async function waitForLedger(node: NodeProcess, seq: number, ms = 240_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const r = await rpc(node, 'getLatestLedger');
+    const r = await freshRpc(node, 'getLatestLedger');
     if (r.result?.sequence >= seq) return;
     if (node.child.exitCode !== null || Date.now() > deadline) throw new Error(`ledger ${seq} not ingested; latest ${JSON.stringify(r)}\n${node.output().slice(-4000)}`);
     await new Promise((res) => setTimeout(res, 100));
@@ -67,7 +48,7 @@ async function ledgerEvents(node: NodeProcess, ledger: number, limit: number, xd
   let pages = 0;
   let params: any = { startLedger: ledger, filters: [], pagination: { limit }, xdrFormat };
   for (;;) {
-    const r = await rpc(node, 'getEvents', params);
+    const r = await freshRpc(node, 'getEvents', params);
     assert.ok(r.result, `getEvents page ${pages}: ${JSON.stringify(r.error)}`);
     pages++;
     const page: any[] = r.result.events;
@@ -185,11 +166,11 @@ describe('ledgers of any size are ingested, streamed and served', () => {
         const l = c.ledger!;
         const hashes = [...new Set([l.txHashes[0], l.txHashes[Math.floor(l.txHashes.length / 2)], l.txHashes.at(-1)!])];
         for (const hash of hashes) {
-          const r = await rpc(node, 'getTransaction', { hash });
+          const r = await freshRpc(node, 'getTransaction', { hash });
           assert.equal(r.result?.status, 'SUCCESS', JSON.stringify(r).slice(0, 500));
           assert.equal(r.result.ledger, l.sequence);
           assert.equal(r.result.events.contractEventsXdr[0].length, c.template.transferEvents / c.template.transactions);
-          const j = await rpc(node, 'getTransaction', { hash, xdrFormat: 'json' });
+          const j = await freshRpc(node, 'getTransaction', { hash, xdrFormat: 'json' });
           assert.equal(j.result?.status, 'SUCCESS', JSON.stringify(j).slice(0, 500));
           assert.equal(j.result.resultMetaJson.v4.operations[0].events.length, c.template.transferEvents / c.template.transactions);
           assert.equal(j.result.envelopeJson.tx.tx.seq_num, String((1n << 32n) + BigInt(l.sequence)));
@@ -198,11 +179,11 @@ describe('ledgers of any size are ingested, streamed and served', () => {
 
       it('getLedgers serves it in base64 and json', async () => {
         const l = c.ledger!;
-        const r = await rpc(node, 'getLedgers', { startLedger: l.sequence, pagination: { limit: 1 } });
+        const r = await freshRpc(node, 'getLedgers', { startLedger: l.sequence, pagination: { limit: 1 } });
         assert.ok(r.result, JSON.stringify(r.error));
         assert.equal(r.result.ledgers[0].hash, Buffer.from(l.hash).toString('hex'));
         assert.equal(r.result.ledgers[0].metadataXdr, b64(l.bytes));
-        const j = await rpc(node, 'getLedgers', { startLedger: l.sequence, pagination: { limit: 1 }, xdrFormat: 'json' });
+        const j = await freshRpc(node, 'getLedgers', { startLedger: l.sequence, pagination: { limit: 1 }, xdrFormat: 'json' });
         assert.ok(j.result, JSON.stringify(j.error));
         assert.equal(j.result.ledgers[0].metadataJson.v2.tx_processing.length, c.template.transactions);
       });

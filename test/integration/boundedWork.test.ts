@@ -6,25 +6,16 @@
 // node keeps its data and keeps closing ledgers.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import net from 'node:net';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { rssMb, rssSampler } from './support/processMemory.ts';
 import { PUBNET_FIRST as FIRST, PUBNET_LAST as LAST, PUBNET_PASSPHRASE as PUBNET, pubnetMetas, startPubnetFollower as pubnetFollower } from './support/pubnetFollower.ts';
 
 /** The RSS ceiling docs/methods.md (Bounded work per request) documents for these cases. */
 const RSS_CEILING_MB = 1024;
 
 const metas = pubnetMetas();
-
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-
-/** Samples a process's resident size until stopped. */
-function rssSampler(pid: number) {
-  let peak = 0;
-  const timer = setInterval(() => { try { peak = Math.max(peak, rssMb(pid)); } catch { /* exited */ } }, 25);
-  return { get peak() { return peak; }, stop: () => clearInterval(timer) };
-}
 
 const body = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
 
@@ -203,14 +194,14 @@ describe('bounded work on a follower of real pubnet ledgers', () => {
   });
 
   it('memory stays under the ceiling and falls back near idle; the data is intact', async () => {
-    assert.ok(rss.peak < RSS_CEILING_MB, `peak RSS ${rss.peak.toFixed(0)} MB`);
+    assert.ok(rss.peakMb < RSS_CEILING_MB, `peak RSS ${rss.peakMb.toFixed(0)} MB`);
     const deadline = Date.now() + 20_000;
     let now = rssMb(node.child.pid!);
     while (now > idleMb + 150 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       now = rssMb(node.child.pid!);
     }
-    assert.ok(now <= idleMb + 150, `RSS ${now.toFixed(0)} MB after the bursts, ${idleMb.toFixed(0)} MB idle, peak ${rss.peak.toFixed(0)} MB`);
+    assert.ok(now <= idleMb + 150, `RSS ${now.toFixed(0)} MB after the bursts, ${idleMb.toFixed(0)} MB idle, peak ${rss.peakMb.toFixed(0)} MB`);
     const r = await postJson(node.url, body('getLedgers', { startLedger: FIRST, pagination: { limit: 1 } }));
     assert.equal(r.result.ledgers[0].hash, hashes[0]);
     assert.equal(node.child.exitCode, null);

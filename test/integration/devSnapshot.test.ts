@@ -6,12 +6,12 @@
 // with the network intact.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { Asset, Keypair, Operation, xdr, type rpc } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { startNodeProcess } from './support/nodeProcess.ts';
 import { instanceKey, invoke, invokeOp, server, startContractNode, u32, uploadAndDeploy } from './support/contracts.ts';
 import { accountKey, applied, fundedAccount } from './support/classic.ts';
+import { rssMb } from './support/processMemory.ts';
 import { builder } from './support/sdk.ts';
 import { StreamClient } from './support/streamClient.ts';
 
@@ -271,7 +271,6 @@ describe('lumen_snapshot is bounded', () => {
       tx.sign(payer);
       assert.equal((await s.sendTransaction(tx)).status, 'PENDING');
     }
-    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${node.child.pid}/status`, 'utf8'))![1]) / 1024;
     let newest = 0;
     for (let batch = 0; batch < 100; batch++) {
       const body = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'lumen_snapshot' })));
@@ -283,7 +282,8 @@ describe('lumen_snapshot is bounded', () => {
     }
     assert.equal(newest, 100_000);
     assert.equal((await ok(node, 'getLatestLedger')).sequence, (await s.getLatestLedger()).sequence);
-    assert.ok(rssMb() < 1024, `RSS ${rssMb().toFixed(0)} MB`);
+    const rss = rssMb(node.child.pid!);
+    assert.ok(rss < 1024, `RSS ${rss.toFixed(0)} MB`);
     // 40 entries a snapshot: the default 1,000,000 entries keep the newest 25,000 (the count cap, 10,000, first)
     await refused(node, 'lumen_revert', { id: '0x1' }, /snapshot 0x1 was dropped to make room .*the snapshots kept are 10000, from 0x15f91 to 0x186a0/);
     const r = await ok(node, 'lumen_revert', { id: `0x${newest.toString(16)}` });

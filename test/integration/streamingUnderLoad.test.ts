@@ -13,36 +13,20 @@
 // from a process of their own (support/healthProbe.ts), not this one, busy with the connections.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { DatastoreWriter } from '../../src/sources/datastore/datastoreWriter.ts';
-import { freePort, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
+import { freePort, freshRpc, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { startHealthProbe } from './support/healthProbe.ts';
-import { freshRpc, preparePayments, queuePayments } from './support/paymentLedger.ts';
+import { describeProbes, latencySummary, rssSampler } from './support/processMemory.ts';
+import { preparePayments, queuePayments } from './support/paymentLedger.ts';
 import { StreamClient } from './support/streamClient.ts';
 import { LedgerChain, SYNTHETIC_PASSPHRASE, emptyTemplate, sacTransfersTemplate } from '../support/sacLedgers.ts';
 
-const GiB = 1024 ** 3;
-
-/** The node's resident memory now, in bytes. */
-function rss(node: NodeProcess): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${node.child.pid}/status`, 'utf8'));
-  return Number(m![1]) * 1024;
-}
-
-/** Samples the node's resident memory every 100 ms until stopped; the peak. */
-function rssPeak(node: NodeProcess): { stop(): number } {
-  let peak = rss(node);
-  const timer = setInterval(() => { if (node.child.exitCode === null) peak = Math.max(peak, rss(node)); }, 100);
-  return { stop() { clearInterval(timer); return peak; } };
-}
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-};
+/** 1 GiB: what the node may hold at its peak, in MiB. */
+const MEMORY_CEILING_MB = 1024;
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 240_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -202,7 +186,7 @@ describe('streams of big ledgers make progress', () => {
 
   it('200 connections that never read their replays hold the node under 1 GiB and are dropped, each told where it resumes', async (t) => {
     const before = await metric(metricsUrl, 'lumen_rpc_stream_subscribers_dropped_total');
-    const peak = rssPeak(node);
+    const peak = rssSampler(node.child.pid!, 100);
     const clients: WebSocket[] = [];
     for (let i = 0; i < 200; i++) {
       const ws = await openWs(node.url);
@@ -215,9 +199,9 @@ describe('streams of big ledgers make progress', () => {
       heldPeak = Math.max(heldPeak, await metric(metricsUrl, 'lumen_rpc_stream_held_bytes'));
       return (await metric(metricsUrl, 'lumen_rpc_stream_subscribers_dropped_total')) - before >= 200;
     }, 180_000);
-    const peakBytes = peak.stop();
-    t.diagnostic(`peak RSS with 200 non-reading replays: ${(peakBytes / 2 ** 20).toFixed(0)} MiB; the most they held unread, as the node counts it: ${(heldPeak / 2 ** 20).toFixed(0)} MiB`);
-    assert.ok(peakBytes < GiB, `RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);
+    const peakMb = peak.stop();
+    t.diagnostic(`peak RSS with 200 non-reading replays: ${peakMb.toFixed(0)} MiB; the most they held unread, as the node counts it: ${(heldPeak / 2 ** 20).toFixed(0)} MiB`);
+    assert.ok(peakMb < MEMORY_CEILING_MB, `RSS ${peakMb.toFixed(0)} MiB`);
     // reading now: each gets what was handed to it, then (unless the node had to end it at once for
     // memory) its resume point and the close, 4001, once
     const outcomes = await Promise.all(clients.map((ws) => new Promise<{ code: number; last?: number; resume?: any; closes: number }>((resolve) => {
@@ -292,7 +276,7 @@ describe('fan-out with a cost ceiling', () => {
     const received = new Map<WebSocket, number>();
     for (const ws of connections.slice(CHECKED)) ws.on('message', () => received.set(ws, (received.get(ws) ?? 0) + 1));
     await queuePayments(node, payments);
-    const peak = rssPeak(node);
+    const peak = rssSampler(node.child.pid!, 100);
     const probe = startHealthProbe(node.url);
     const closed = await freshRpc(node, 'lumen_closeLedgers', { count: 1 });
     const ledger: number = closed.result.latestLedger;
@@ -342,12 +326,12 @@ describe('fan-out with a cost ceiling', () => {
     }
     // the probe ran from the close of the ledger through the drops and the resumed replays
     const { latencies, failures } = await probe.stop();
-    const peakBytes = peak.stop();
-    t.diagnostic(`closes: ${JSON.stringify(Object.fromEntries(closes))}; ${resumed} dropped subscriptions resumed with no gap; peak RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB; getHealth p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms over ${latencies.length} calls`);
+    const peakMb = peak.stop();
+    t.diagnostic(`closes: ${JSON.stringify(Object.fromEntries(closes))}; ${resumed} dropped subscriptions resumed with no gap; peak RSS ${peakMb.toFixed(0)} MiB; getHealth: ${describeProbes(latencySummary(latencies, failures.length))}`);
     // in manual mode no ledger closes by itself: past 30 s the reference's getHealth says the latest
     // ledger is old, which is an answer about the network, not the node's load
     assert.deepEqual(failures.filter((f) => !/since last known ledger closed is too high/.test(f)), [], 'getHealth answered throughout');
-    assert.ok(peakBytes < GiB, `RSS ${(peakBytes / 2 ** 20).toFixed(0)} MiB`);
+    assert.ok(peakMb < MEMORY_CEILING_MB, `RSS ${peakMb.toFixed(0)} MiB`);
     resumer.ws.terminate();
     for (const ws of connections) ws.terminate();
     assert.equal((await freshRpc(node, 'getHealth')).result?.status, 'healthy');
@@ -383,7 +367,7 @@ describe('a subscribe flood', () => {
     flooding = false;
     await wsProbe;
     const { latencies, failures } = await probe.stop();
-    t.diagnostic(`during the flood: HTTP getHealth p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} calls); WebSocket getHealth p99 ${percentile(wsLatencies, 0.99).toFixed(1)} ms (${wsLatencies.length} calls)`);
+    t.diagnostic(`during the flood: HTTP getHealth ${describeProbes(latencySummary(latencies, failures.length))}; WebSocket getHealth ${describeProbes(latencySummary(wsLatencies))}`);
     assert.deepEqual(failures, []);
     assert.equal(answers.filter((a) => typeof a.result === 'string').length, 100, 'the connection\'s 100 subscriptions');
     assert.ok(answers.filter((a) => a.error).every((a) => a.error.code === -32000 && /too many subscriptions \(limit 100\)/.test(a.error.message)));

@@ -165,22 +165,6 @@ export function toBytes(parts: string | ReadonlyArray<string | Uint8Array>): Buf
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 }
 
-/** Renders each distinct (item, format) once for all the subscriptions that get it. */
-export class RenderCache<T> {
-  private readonly done = new Map<string, Promise<Buffer>>();
-  private readonly render: (value: T, format: XdrFormat) => Promise<Buffer> | Buffer;
-  constructor(render: (value: T, format: XdrFormat) => Promise<Buffer> | Buffer) { this.render = render; }
-  get(key: string, value: T, format: XdrFormat): Promise<Buffer> {
-    const k = `${format}:${key}`;
-    let bytes = this.done.get(k);
-    if (bytes === undefined) {
-      bytes = Promise.resolve(this.render(value, format));
-      this.done.set(k, bytes);
-    }
-    return bytes;
-  }
-}
-
 /** The subscriptions of `subs` by xdrFormat, for rendering an item once per format. */
 export function byFormat<S extends Subscription>(subs: Iterable<S>): Map<XdrFormat, S[]> {
   const out = new Map<XdrFormat, S[]>();

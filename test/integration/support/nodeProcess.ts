@@ -1,7 +1,8 @@
 // Runs lumen-rpc as a child process, the way users run it, on a free loopback port and a fresh
-// database, and waits until it answers JSON-RPC.
+// database, and waits until it answers JSON-RPC; and calls it on connections of their own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,4 +103,28 @@ export async function startNodeProcess(opts: StartOptions = {}): Promise<NodePro
       child.kill(signal);
     }),
   };
+}
+
+/**
+ * One HTTP request on a connection of its own: a test process busy for seconds (reading hundreds of
+ * streaming connections, or parsing their big frames) may reuse a kept-alive connection late, after
+ * the node closed it for idleness.
+ */
+export function freshRequest(url: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A JSON-RPC call on a connection of its own (see freshRequest): the whole answer. */
+export async function freshRpc(node: NodeProcess, method: string, params?: unknown): Promise<any> {
+  return JSON.parse((await freshRequest(node.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).text);
 }

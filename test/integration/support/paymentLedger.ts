@@ -3,8 +3,7 @@
 // by the test when it is ready (lumen_closeLedgers). Accounts are created by batches of 100
 // createAccount operations from accounts the faucet funded.
 import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
-import { request } from 'node:http';
-import type { NodeProcess } from './nodeProcess.ts';
+import { freshRequest, freshRpc, type NodeProcess } from './nodeProcess.ts';
 import { PASSPHRASE } from './sdk.ts';
 
 const OPS_PER_TX = 100;
@@ -14,29 +13,6 @@ export interface PaymentLedger {
   payments: Transaction[];
   /** Where they pay to. */
   destination: string;
-}
-
-/**
- * One HTTP request on a connection of its own: a test process busy with hundreds of streaming
- * connections may reuse a kept-alive connection late, after the node closed it for idleness.
- */
-export function freshRequest(url: string, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** A JSON-RPC call on a connection of its own (see freshRequest): the whole answer. */
-export async function freshRpc(node: NodeProcess, method: string, params?: unknown): Promise<any> {
-  return JSON.parse((await freshRequest(node.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).text);
 }
 
 async function rpcOk(node: NodeProcess, method: string, params?: unknown): Promise<any> {

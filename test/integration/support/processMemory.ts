@@ -1,18 +1,38 @@
-// A child process's memory, read from /proc (Linux): its peak resident set (VmHWM, which the kernel
-// keeps for the whole life of the process), sampled until it exits or the sampler stops; and a probe
-// that times light requests against a node while something heavy goes on.
+// A child process's memory, read from /proc (Linux): its resident set now (VmRSS), and its peak
+// resident set (VmHWM, which the kernel keeps for the whole life of the process), sampled until it
+// exits or the sampler stops; and a probe that times light requests against a node while something
+// heavy goes on, with the summary of such timings.
 import { readFileSync } from 'node:fs';
 
-const MiB = 1024 * 1024;
+/** A field of `pid`'s /proc status in MiB (the kernel gives kB). Throws once the process has exited. */
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM'): number =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** VmRSS (resident memory now) of `pid` in MiB. Throws once it has exited. */
+export const rssMb = (pid: number): number => statusMb(pid, 'VmRSS');
 
 /** VmHWM (peak RSS) of `pid` in MiB; undefined once it has exited. */
 export function peakRssMb(pid: number): number | undefined {
   try {
-    const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024 / MiB;
+    return statusMb(pid, 'VmHWM');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Samples `pid`'s resident memory now and every `everyMs`: the highest seen. For a process that
+ * lives across tests, whose VmHWM would include the peaks of the tests before.
+ */
+export function rssSampler(pid: number, everyMs = 25): { readonly peakMb: number; stop(): number } {
+  let peak = 0;
+  const sample = () => { try { peak = Math.max(peak, rssMb(pid)); } catch { /* exited */ } };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    get peakMb() { return peak; },
+    stop() { clearInterval(timer); return peak; },
+  };
 }
 
 /** Samples `pid`'s peak RSS every 20 ms: the highest seen, up to its last sample before it exited. */
@@ -51,9 +71,14 @@ export async function probeUntil(url: string, methods: string[], done: () => boo
     times.push(performance.now() - started);
     await new Promise((r) => setTimeout(r, 10));
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { count: times.length, p50: at(0.5), p99: at(0.99), max: times.at(-1) ?? 0, errors };
+  return latencySummary(times, errors);
+}
+
+/** The count, median, 99th percentile and maximum of `times` (ms), and `errors`. */
+export function latencySummary(times: readonly number[], errors = 0): Probes {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0, errors };
 }
 
 export const describeProbes = (p: Probes): string =>

@@ -43,7 +43,12 @@ class RecordingSink implements StreamSink {
   close(code: number, reason: string, dropped?: readonly DroppedSubscription[]): void { this.closed ??= { code, reason, dropped }; }
   terminate(): void { this.terminated = true; }
   ids(sub?: string): string[] { return this.notes.filter((n) => sub === undefined || n.subscription === sub).map((n) => n.id); }
+  /** A client that takes what it was sent `ms` milliseconds later (stop it with clearInterval). */
+  takeEvery(ms: number): NodeJS.Timeout { return setInterval(() => { this.bufferedBytes = 0; }, ms); }
 }
+
+/** A sink whose client takes nothing until told. */
+const stalledSink = (): RecordingSink => Object.assign(new RecordingSink(), { stalled: true });
 
 /** The ledgers kind, whose live reading of a ledger waits while `held` (a slow store or renderer). */
 class HeldLedgers extends LedgersKind {
@@ -88,6 +93,12 @@ function setup(first: number, last: number, options: SetupOptions = {}) {
 }
 
 const settle = async (rounds = 20): Promise<void> => { for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r)); };
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Looks at `cond` every `every` ms until it holds or 10 s passed (the assertions after it say what is missing). */
+async function until(cond: () => boolean, every = 5): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!cond() && Date.now() < deadline) await sleep(every);
+}
 const range = (a: number, b: number): string[] => Array.from({ length: b - a + 1 }, (_, i) => String(a + i));
 
 describe('SubscriptionHub (ledgers)', () => {
@@ -197,13 +208,12 @@ describe('SubscriptionHub (ledgers)', () => {
   it('closes a connection over the buffer limit with 4001 and keeps serving the others', async () => {
     const t = setup(2, 5, { maxBuffered: 1000, maxLagMs: 0 });
     try {
-      const slow = new RecordingSink();
-      slow.stalled = true;
+      const slow = stalledSink();
       const fine = new RecordingSink();
       t.hub.subscribe(slow, { kind: 'ledgers' });
       t.hub.subscribe(fine, { kind: 'ledgers' });
       await settle();
-      for (let i = 0; i < 20 && slow.closed === undefined; i++) { t.write(1); await settle(); await new Promise((r) => setTimeout(r, 2)); }
+      for (let i = 0; i < 20 && slow.closed === undefined; i++) { t.write(1); await settle(); await sleep(2); }
       assert.equal(slow.closed?.code, 4001);
       assert.match(slow.closed!.reason, /too slow: over 1000 bytes unsent; resume from your last id/);
       const had = fine.notes.length;
@@ -216,17 +226,14 @@ describe('SubscriptionHub (ledgers)', () => {
 
   it('items bigger than the buffer limit reach a connection that takes them, replayed or live (issue 27)', async () => {
     const t = setup(2, 4, { maxBuffered: 1000, metaBytes: 6000 });
-    const sink = new RecordingSink();
-    sink.stalled = true;
-    // a client that takes what it was sent a few milliseconds later
-    const reader = setInterval(() => { sink.bufferedBytes = 0; }, 3);
+    const sink = stalledSink();
+    const reader = sink.takeEvery(3);
     try {
       const replayed = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
       const live = t.hub.subscribe(sink, { kind: 'ledgers' });
       await settle();
       t.write(3); // 5..7 in one go: each ledger's item is 8 times the limit
-      const deadline = Date.now() + 10_000;
-      while ((sink.ids(replayed).length < 6 || sink.ids(live).length < 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await until(() => sink.ids(replayed).length >= 6 && sink.ids(live).length >= 3);
       assert.deepEqual(sink.ids(replayed), range(2, 7), JSON.stringify({ closed: sink.closed, notes: sink.notes.map((n) => [n.subscription, n.id]) }));
       assert.deepEqual(sink.ids(live), range(5, 7));
       assert.equal(sink.closed, undefined, 'not too slow: it took each item');
@@ -235,18 +242,16 @@ describe('SubscriptionHub (ledgers)', () => {
 
   it('a replay renders no more than its connection has room for, and goes on as the client takes', async () => {
     const t = setup(2, 21, { maxBuffered: 1000, metaBytes: 6000 });
-    const sink = new RecordingSink();
-    sink.stalled = true;
+    const sink = stalledSink();
     try {
       const id = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
       await settle(50);
-      await new Promise((r) => setTimeout(r, 30));
+      await sleep(30);
       assert.deepEqual(sink.ids(id), ['2'], 'one item handed; the next waits for room, unrendered');
       assert.ok(t.hub.heldBytes < 2 * 8200, `held ${t.hub.heldBytes}`);
       sink.stalled = false;
       sink.bufferedBytes = 0;
-      const deadline = Date.now() + 10_000;
-      while (sink.ids(id).length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await until(() => sink.ids(id).length >= 20);
       assert.deepEqual(sink.ids(id), range(2, 21));
       assert.equal(sink.closed, undefined);
     } finally { t.close(); }
@@ -254,13 +259,11 @@ describe('SubscriptionHub (ledgers)', () => {
 
   it('a connection that takes nothing while its replay waits is closed once (4001), told where to resume', async () => {
     const t = setup(2, 21, { maxBuffered: 1000, maxLagMs: 50, metaBytes: 6000 });
-    const sink = new RecordingSink();
-    sink.stalled = true;
+    const sink = stalledSink();
     try {
       const replaying = t.hub.subscribe(sink, { kind: 'ledgers', startLedger: 2 });
       const idle = t.hub.subscribe(sink, { kind: 'ledgers', cursor: '21' });
-      const deadline = Date.now() + 10_000;
-      while (sink.closed === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(() => sink.closed !== undefined, 20);
       assert.equal(sink.closed?.code, 4001);
       assert.match(sink.closed!.reason, /^too slow: took nothing for 50 ms; resume from your last id$/);
       assert.deepEqual(sink.closed!.dropped, [
@@ -277,8 +280,7 @@ describe('SubscriptionHub (ledgers)', () => {
 
   it('a connection owed more than its ceiling is closed (4001), its subscriptions told where they resume; the others go on', async () => {
     const t = setup(2, 5, { maxConnectionBytes: 50_000, metaBytes: 6000 });
-    const heavy = new RecordingSink();
-    heavy.stalled = true;
+    const heavy = stalledSink();
     const light = new RecordingSink();
     try {
       const subs = Array.from({ length: 4 }, () => t.hub.subscribe(heavy, { kind: 'ledgers' }));
@@ -301,24 +303,45 @@ describe('SubscriptionHub (ledgers)', () => {
 
   it('over the total ceiling, the slowest connection goes first', async () => {
     const t = setup(2, 5, { maxTotalBytes: 60_000, metaBytes: 6000 });
-    const stuck = new RecordingSink();
-    stuck.stalled = true;
-    const reading = new RecordingSink();
-    reading.stalled = true;
-    // a client that takes what it is sent a few milliseconds later
-    const reader = setInterval(() => { reading.bufferedBytes = 0; }, 3);
+    const stuck = stalledSink();
+    const reading = stalledSink();
+    const reader = reading.takeEvery(3);
     try {
       for (let i = 0; i < 3; i++) t.hub.subscribe(stuck, { kind: 'ledgers' });
       for (let i = 0; i < 3; i++) t.hub.subscribe(reading, { kind: 'ledgers' });
       await settle();
       for (let i = 0; i < 20 && stuck.closed === undefined; i++) {
         t.write(1);
-        await new Promise((r) => setTimeout(r, 300)); // a sweep measures how fast each takes
+        await sleep(300); // a sweep measures how fast each takes
       }
       assert.equal(stuck.closed?.code, 4001);
       assert.match(stuck.closed!.reason, /^too slow: streams hold over 60000 bytes, the slowest go; resume from your last id$/);
       assert.equal(reading.closed, undefined);
     } finally { clearInterval(reader); t.close(); }
+  });
+
+  it('a connection its transport closes is told where each subscription resumes; a transaction subscription, from its own params', async () => {
+    const t = setup(2, 10);
+    try {
+      const sink = new RecordingSink();
+      const ledgers = t.hub.subscribe(sink, { kind: 'ledgers' });
+      const fresh = t.hub.subscribe(sink, { kind: 'ledgers' });
+      const tx = t.hub.subscribe(sink, { kind: 'transaction', hash: 'ab'.repeat(32) });
+      await settle();
+      t.write(1);
+      await settle();
+      assert.equal(t.hub.unsubscribe(sink, fresh), true);
+      const later = t.hub.subscribe(sink, { kind: 'ledgers' });
+      t.hub.disconnect(sink, 1008, 'no pong to the last ping; resume from your last id');
+      await settle();
+      assert.equal(sink.closed?.code, 1008);
+      assert.deepEqual(sink.closed!.dropped, [
+        { subscription: ledgers, kind: 'ledgers', resume: { cursor: '11' } },
+        { subscription: tx, kind: 'transaction', resume: {} },
+        { subscription: later, kind: 'ledgers', resume: { cursor: '11' } },
+      ]);
+      assert.equal(t.hub.subscriptionCounts().ledgers, 0);
+    } finally { t.close(); }
   });
 
   it('close() ends every connection with 1001', async () => {

@@ -48,8 +48,21 @@ export class ConnectionGuard {
 
   /** A new connection's first-request timer, until its first request is seen. */
   private readonly silent = new WeakMap<Socket, NodeJS.Timeout>();
+  /** How many connections wait for their first request. */
+  private waiting = 0;
   /** Connections that left HTTP (a WebSocket Upgrade): counted by their own transport's limit. */
   private readonly handedOver = new WeakSet<Socket>();
+  /** Called when no connection waits for its first request any more (set by attach). */
+  private onNoneWaiting: () => void = () => {};
+
+  /** The connection's first request is in (or it is gone): its first-request timer stops. */
+  private heard(socket: Socket): void {
+    const timer = this.silent.get(socket);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.silent.delete(socket);
+    if (--this.waiting === 0) this.onNoneWaiting();
+  }
 
   /**
    * A connection that became a WebSocket: it no longer counts against the HTTP connections nor
@@ -58,22 +71,16 @@ export class ConnectionGuard {
   handOver(socket: Socket): void {
     if (this.handedOver.has(socket)) return;
     this.handedOver.add(socket);
-    const timer = this.silent.get(socket);
-    if (timer !== undefined) clearTimeout(timer);
-    this.silent.delete(socket);
+    this.heard(socket);
     this.open--;
   }
 
   /** Counts the server's connections and refuses those over the cap, before Node's HTTP parser sees them. */
   attach(server: Server): void {
-    const silent = this.silent;
-    const heard = (socket: Socket): void => {
-      const timer = silent.get(socket);
-      if (timer === undefined) return;
-      clearTimeout(timer);
-      silent.delete(socket);
-    };
-    server.prependListener('request', (req: IncomingMessage) => heard(req.socket));
+    // Requests are listened to only while a connection waits for its first one: a server busy with
+    // established connections then calls its one request listener, not two, per request.
+    const onRequest = (req: IncomingMessage): void => this.heard(req.socket);
+    this.onNoneWaiting = () => { server.removeListener('request', onRequest); };
     server.prependListener('connection', (socket: Socket) => {
       if (this.limits.maxConnections > 0 && this.open >= this.limits.maxConnections) {
         this.refused++;
@@ -87,11 +94,12 @@ export class ConnectionGuard {
       if (this.limits.readTimeoutMs > 0) {
         const timer = setTimeout(() => socket.destroy(), this.limits.readTimeoutMs);
         timer.unref();
-        silent.set(socket, timer);
+        this.silent.set(socket, timer);
+        if (this.waiting++ === 0) server.prependListener('request', onRequest);
       }
       socket.once('close', () => {
         if (!this.handedOver.has(socket)) this.open--;
-        heard(socket);
+        this.heard(socket);
       });
     });
   }

@@ -41,35 +41,8 @@ export function jsonDepth(text: string): number {
 const lossyId = (id: unknown): boolean =>
   typeof id === 'number' && (!Number.isSafeInteger(id) || Object.is(id, -0));
 
-/** A message whose id JSON.parse would not echo as sent. */
-const lossyMessage = (m: unknown): boolean =>
-  typeof m === 'object' && m !== null && lossyId((m as { id?: unknown }).id);
-
-const SPACE = 0x20, TAB = 0x09, LF = 0x0a, CR = 0x0d, COLON = 0x3a, MINUS = 0x2d, ZERO = 0x30, NINE = 0x39, DOT = 0x2e;
-const isJsonSpace = (c: number): boolean => c === SPACE || c === TAB || c === LF || c === CR;
-
-/**
- * Whether an `"id"` member (at any depth) is a number written with a fraction or an exponent
- * ("id": 1.0, "id": 1e3): it prints back differently too. What the pattern /"id"\s*:\s*-?\d+[.eE]/
- * finds in text that parsed as JSON (whose only whitespace is these four characters), without a
- * regular expression: on the request path a scan for `"id"` costs a fraction of a match.
- */
-export function hasDecoratedNumericId(text: string): boolean {
-  for (let at = text.indexOf('"id"'); at >= 0; at = text.indexOf('"id"', at + 4)) {
-    let i = at + 4;
-    while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== COLON) continue;
-    i++;
-    while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) === MINUS) i++;
-    const digits = i;
-    while (i < text.length && text.charCodeAt(i) >= ZERO && text.charCodeAt(i) <= NINE) i++;
-    if (i === digits) continue;
-    const c = text.charCodeAt(i);
-    if (c === DOT || c === 0x65 /* e */ || c === 0x45 /* E */) return true;
-  }
-  return false;
-}
+/** An id written with a fraction or an exponent ("id": 1.0, "id": 1e3) prints back differently too. */
+const DECORATED_NUMERIC_ID = /"id"\s*:\s*-?\d+[.eE]/;
 
 /** The parsed body, or undefined when it is not JSON the reference would decode. */
 export function parseRequestBody(text: string): ParsedBody | undefined {
@@ -81,11 +54,9 @@ export function parseRequestBody(text: string): ParsedBody | undefined {
   }
   // A depth over the limit needs at least that many opening brackets: short bodies skip the scan.
   if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
-  let needsExactIds = hasDecoratedNumericId(text);
-  if (!needsExactIds) {
-    if (!Array.isArray(value)) needsExactIds = lossyMessage(value);
-    else for (let i = 0; i < value.length && !needsExactIds; i++) needsExactIds = lossyMessage(value[i]);
-  }
+  const messages = Array.isArray(value) ? value : [value];
+  const needsExactIds = DECORATED_NUMERIC_ID.test(text)
+    || messages.some((m) => typeof m === 'object' && m !== null && lossyId((m as { id?: unknown }).id));
   if (!needsExactIds) return { value };
   return withExactIds(text);
 }

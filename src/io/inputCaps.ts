@@ -191,10 +191,22 @@ export function gunzipCappedSync(bytes: Uint8Array, cap: ByteCap, what: string):
   }
 }
 
-/** Options for Node's one-shot decompressors: output bounded by the cap (they fail past it). */
-export function inflateOptions(cap: ByteCap): { chunkSize: number; maxOutputLength: number } {
-  return { chunkSize: INFLATE_CHUNK_BYTES, maxOutputLength: Math.max(1, cap.bytes) };
+/**
+ * Options for Node's one-shot decompressors: output bounded by the cap (they fail past it). `declared`:
+ * the output's size as the input declares it (a zstd frame header). Node gathers output in chunks of
+ * chunkSize, allocated whole before any output, so one chunk a byte larger than the declared size is
+ * the output itself, with no chunks to join; only up to PRESIZED_MAX_BYTES, since a header can lie.
+ */
+export function inflateOptions(cap: ByteCap, declared?: number): { chunkSize: number; maxOutputLength: number } {
+  const presized = declared !== undefined && declared <= PRESIZED_MAX_BYTES;
+  const chunkSize = presized ? Math.max(MIN_CHUNK_BYTES, Math.min(declared, cap.bytes) + 1) : INFLATE_CHUNK_BYTES;
+  return { chunkSize, maxOutputLength: Math.max(1, cap.bytes) };
 }
+
+/** The largest output allocated at the size its input declares (a ledger's meta is 1-3 MB on pubnet). */
+const PRESIZED_MAX_BYTES = 64 * 1024 * 1024;
+/** Node's smallest chunkSize (zlib.constants.Z_MIN_CHUNK). */
+const MIN_CHUNK_BYTES = 64;
 
 /** A one-shot decompressor's failure: the cap (Node's ERR_BUFFER_TOO_LARGE), or corrupt data. */
 export function inflateError(e: unknown, cap: ByteCap, what: string, format: 'gzip' | 'zstd'): Error {

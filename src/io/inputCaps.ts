@@ -77,7 +77,7 @@ export async function readFileCapped(path: string, cap: ByteCap, what = path): P
     for (;;) {
       const into = fill.room();
       const { bytesRead } = await file.read(into, 0, into.length, null);
-      if (fill.took(bytesRead)) return fill.bytes();
+      if (fill.took(bytesRead, into.length)) return fill.bytes();
     }
   } finally {
     await file.close();
@@ -92,7 +92,7 @@ export function readFileCappedSync(path: string, cap: ByteCap, what = path): Uin
     const fill = new Filling(info.isFile() ? info.size : undefined, cap, what);
     for (;;) {
       const into = fill.room();
-      if (fill.took(readSync(fd, into, 0, into.length, null))) return fill.bytes();
+      if (fill.took(readSync(fd, into, 0, into.length, null), into.length)) return fill.bytes();
     }
   } finally {
     closeSync(fd);
@@ -109,11 +109,13 @@ class Filling {
   private piece: Uint8Array;
   private filled = 0;
   private total = 0;
+  private readonly size: number | undefined;
   private readonly cap: ByteCap;
   private readonly what: string;
 
   constructor(size: number | undefined, cap: ByteCap, what: string) {
     if (size !== undefined && size > cap.bytes) throw new InputTooLargeError(what, cap, false);
+    this.size = size;
     this.cap = cap;
     this.what = what;
     this.piece = new Uint8Array(Math.min(cap.bytes + 1, size ? size + 1 : PIECE_BYTES));
@@ -129,12 +131,15 @@ class Filling {
     return this.piece.subarray(this.filled);
   }
 
-  /** Counts a read; true at the end of the file. */
-  took(bytesRead: number): boolean {
+  /**
+   * Counts a read of `asked` bytes; true at the end of the file. A regular file reads short only at
+   * its end: a short read that brings its stated size in is the last, with no read of 0 bytes to come.
+   */
+  took(bytesRead: number, asked: number): boolean {
     this.filled += bytesRead;
     this.total += bytesRead;
     if (this.total > this.cap.bytes) throw new InputTooLargeError(this.what, this.cap, false);
-    return bytesRead === 0;
+    return bytesRead === 0 || (this.total === this.size && bytesRead < asked);
   }
 
   bytes(): Uint8Array { return joinChunks([...this.pieces, this.piece.subarray(0, this.filled)]); }

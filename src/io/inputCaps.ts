@@ -77,7 +77,7 @@ export async function readFileCapped(path: string, cap: ByteCap, what = path): P
     for (;;) {
       const into = fill.room();
       const { bytesRead } = await file.read(into, 0, into.length, null);
-      if (fill.took(bytesRead)) return fill.bytes();
+      if (fill.took(bytesRead, into.length)) return fill.bytes();
     }
   } finally {
     await file.close();
@@ -92,7 +92,7 @@ export function readFileCappedSync(path: string, cap: ByteCap, what = path): Uin
     const fill = new Filling(info.isFile() ? info.size : undefined, cap, what);
     for (;;) {
       const into = fill.room();
-      if (fill.took(readSync(fd, into, 0, into.length, null))) return fill.bytes();
+      if (fill.took(readSync(fd, into, 0, into.length, null), into.length)) return fill.bytes();
     }
   } finally {
     closeSync(fd);
@@ -109,11 +109,13 @@ class Filling {
   private piece: Uint8Array;
   private filled = 0;
   private total = 0;
+  private readonly size: number | undefined;
   private readonly cap: ByteCap;
   private readonly what: string;
 
   constructor(size: number | undefined, cap: ByteCap, what: string) {
     if (size !== undefined && size > cap.bytes) throw new InputTooLargeError(what, cap, false);
+    this.size = size;
     this.cap = cap;
     this.what = what;
     this.piece = new Uint8Array(Math.min(cap.bytes + 1, size ? size + 1 : PIECE_BYTES));
@@ -129,12 +131,15 @@ class Filling {
     return this.piece.subarray(this.filled);
   }
 
-  /** Counts a read; true at the end of the file. */
-  took(bytesRead: number): boolean {
+  /**
+   * Counts a read of `asked` bytes; true at the end of the file. A regular file reads short only at
+   * its end: a short read that brings its stated size in is the last, with no read of 0 bytes to come.
+   */
+  took(bytesRead: number, asked: number): boolean {
     this.filled += bytesRead;
     this.total += bytesRead;
     if (this.total > this.cap.bytes) throw new InputTooLargeError(this.what, this.cap, false);
-    return bytesRead === 0;
+    return bytesRead === 0 || (this.total === this.size && bytesRead < asked);
   }
 
   bytes(): Uint8Array { return joinChunks([...this.pieces, this.piece.subarray(0, this.filled)]); }
@@ -191,10 +196,22 @@ export function gunzipCappedSync(bytes: Uint8Array, cap: ByteCap, what: string):
   }
 }
 
-/** Options for Node's one-shot decompressors: output bounded by the cap (they fail past it). */
-export function inflateOptions(cap: ByteCap): { chunkSize: number; maxOutputLength: number } {
-  return { chunkSize: INFLATE_CHUNK_BYTES, maxOutputLength: Math.max(1, cap.bytes) };
+/**
+ * Options for Node's one-shot decompressors: output bounded by the cap (they fail past it). `declared`:
+ * the output's size as the input declares it (a zstd frame header). Node gathers output in chunks of
+ * chunkSize, allocated whole before any output, so one chunk a byte larger than the declared size is
+ * the output itself, with no chunks to join; only up to PRESIZED_MAX_BYTES, since a header can lie.
+ */
+export function inflateOptions(cap: ByteCap, declared?: number): { chunkSize: number; maxOutputLength: number } {
+  const presized = declared !== undefined && declared <= PRESIZED_MAX_BYTES;
+  const chunkSize = presized ? Math.max(MIN_CHUNK_BYTES, Math.min(declared, cap.bytes) + 1) : INFLATE_CHUNK_BYTES;
+  return { chunkSize, maxOutputLength: Math.max(1, cap.bytes) };
 }
+
+/** The largest output allocated at the size its input declares (a ledger's meta is 1-3 MB on pubnet). */
+const PRESIZED_MAX_BYTES = 64 * 1024 * 1024;
+/** Node's smallest chunkSize (zlib.constants.Z_MIN_CHUNK). */
+const MIN_CHUNK_BYTES = 64;
 
 /** A one-shot decompressor's failure: the cap (Node's ERR_BUFFER_TOO_LARGE), or corrupt data. */
 export function inflateError(e: unknown, cap: ByteCap, what: string, format: 'gzip' | 'zstd'): Error {

@@ -1,7 +1,7 @@
 // The XDR record-marking framing (RFC 5531 section 11) that stellar-core uses for its meta stream
 // and for bucket files: each record is preceded by a 4-byte big-endian word whose high bit marks the
 // last fragment and whose low 31 bits give the fragment's length.
-import { InputTooLargeError, inputCap, type ByteCap } from './inputCaps.ts';
+import { InputTooLargeError, inputCap, joinChunks, type ByteCap } from './inputCaps.ts';
 
 const LAST_FRAGMENT = 0x8000_0000;
 /** What a record costs beyond its content: the 4-byte mark of each fragment. */
@@ -36,7 +36,7 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>, what = 'st
   const ended = (fragment: Uint8Array): Uint8Array | undefined => {
     if (fragment.length > 0) fragments.push(fragment);
     if (!last) return undefined;
-    const record = fragments.length === 1 ? fragments[0] : concat(fragments);
+    const record = joinChunks(fragments);
     fragments = [];
     recordBytes = 0;
     records++;
@@ -111,7 +111,7 @@ export function splitRecords(bytes: Uint8Array, what = 'stream', cap: ByteCap = 
     if (len > 0) fragments.push(bytes.subarray(at + 4, at + 4 + len));
     at += 4 + len;
     if (word & LAST_FRAGMENT) {
-      records.push(fragments.length === 1 ? fragments[0] : concat(fragments));
+      records.push(joinChunks(fragments));
       fragments = [];
       recordBytes = 0;
     }
@@ -135,13 +135,4 @@ function overCap(what: string, record: number, fragmentLength: number, cap: Byte
   return new InputTooLargeError(fragmentLength > cap.bytes
     ? `${what}: record ${record} announces ${fragmentLength} bytes (corrupt, not record-marked, or too large)`
     : `${what}: record ${record}`, cap, false);
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
 }

@@ -77,11 +77,9 @@ export class ZstdFrameScanner {
           // The descriptor tells the size of the rest of the header.
           const d = h[4];
           if (d & 0x08) throw new Error(`${this.what}: corrupt zstd frame header (reserved bit set)`);
-          const singleSegment = (d >> 5) & 1;
-          const fcsSize = [singleSegment ? 1 : 0, 2, 4, 8][d >> 6];
-          const dictSize = [0, 1, 2, 4][d & 3];
           this.checksum = (d & 0x04) !== 0;
-          this.need = 5 + (singleSegment ? 0 : 1) + dictSize + fcsSize;
+          const { sizeAt, sizeBytes } = headerLayout(d);
+          this.need = sizeAt + sizeBytes;
           if (this.need > 5) return false;
         }
         this.startBlocks();
@@ -130,15 +128,16 @@ export class ZstdFrameScanner {
 }
 
 /**
- * Decompresses a whole zstd file, every frame of it, on the libuv threadpool. The output is refused
- * as soon as it passes the cap (a zstd bomb costs at most the cap). Errors name `what`.
+ * Decompresses a whole zstd file, every frame of it, on the libuv threadpool, each frame into one
+ * buffer of the size its header declares. The output is refused as soon as it passes the cap (a zstd
+ * bomb costs at most the cap). Errors name `what`.
  */
 export async function decompressZstd(bytes: Uint8Array, what: string, cap: ByteCap): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   for (const { at, frame } of framesOf(bytes, what)) {
     const out = await new Promise<Buffer>((resolve, reject) => {
-      zstdDecompress(frame, inflateOptions({ ...cap, bytes: cap.bytes - total }), (e, r) => (e ? reject(frameError(e, cap, what, at)) : resolve(r)));
+      zstdDecompress(frame, frameOptions(frame, cap, total), (e, r) => (e ? reject(frameError(e, cap, what, at)) : resolve(r)));
     });
     total += out.length;
     if (total > cap.bytes) throw new InputTooLargeError(what, cap, true);
@@ -154,7 +153,7 @@ export function decompressZstdSync(bytes: Uint8Array, what: string, cap: ByteCap
   for (const { at, frame } of framesOf(bytes, what)) {
     let out: Buffer;
     try {
-      out = zstdDecompressSync(frame, inflateOptions({ ...cap, bytes: cap.bytes - total }));
+      out = zstdDecompressSync(frame, frameOptions(frame, cap, total));
     } catch (e) {
       throw frameError(e, cap, what, at);
     }
@@ -178,6 +177,39 @@ function framesOf(bytes: Uint8Array, what: string): Array<{ at: number; frame: U
     at = end;
   }
   return frames;
+}
+
+/** One frame's decompression options: the cap's rest, and room for the content size its header declares. */
+function frameOptions(frame: Uint8Array, cap: ByteCap, done: number): ReturnType<typeof inflateOptions> {
+  return inflateOptions({ ...cap, bytes: cap.bytes - done }, declaredContentSize(frame));
+}
+
+/**
+ * The content size a data frame's header declares (RFC 8878 section 3.1.1.1.4), if it does: zstd's
+ * one-shot compressors (ours, galexie's) write it. The frame was checked by ZstdFrameScanner.
+ */
+function declaredContentSize(frame: Uint8Array): number | undefined {
+  const { sizeAt, sizeBytes } = headerLayout(frame[4]);
+  if (sizeBytes === 0) return undefined;
+  const view = new DataView(frame.buffer, frame.byteOffset + sizeAt, sizeBytes);
+  switch (sizeBytes) {
+    case 1: return view.getUint8(0);
+    case 2: return view.getUint16(0, true) + 256;
+    case 4: return view.getUint32(0, true);
+    default: return Number(view.getBigUint64(0, true));
+  }
+}
+
+/**
+ * Where a frame header's content size field lies and its length, from the header's descriptor byte
+ * (after the magic): a window byte unless single-segment, then the dictionary id, then the size.
+ */
+function headerLayout(descriptor: number): { sizeAt: number; sizeBytes: number } {
+  const singleSegment = (descriptor >> 5) & 1;
+  return {
+    sizeAt: 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 3],
+    sizeBytes: [singleSegment, 2, 4, 8][descriptor >> 6],
+  };
 }
 
 function frameError(e: unknown, cap: ByteCap, what: string, at: number): Error {

@@ -11,7 +11,8 @@ import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-sdk';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
-import { concat, frameRecord, splitRecords } from '../../src/io/recordMarked.ts';
+import { frameRecord, splitRecords } from '../../src/io/recordMarked.ts';
+import { joinChunks } from '../../src/io/inputCaps.ts';
 
 const FIXTURES = new URL('../../test/fixtures/', import.meta.url).pathname;
 const PUBNET = 'Public Global Stellar Network ; September 2015';
@@ -117,7 +118,7 @@ test('a SEP-54 datastore folder: testnet ledgers 997-999 (protocol 20)', async (
 test('single pubnet metas as a stellar-core meta stream: ledgers 63092982-63092991 (protocol 26)', async () => {
   const metas = Array.from({ length: 10 }, (_, i) => gunzipSync(readFileSync(join(FIXTURES, `pubnet/ledgers/ledger-${63092982 + i}.xdr.gz`))));
   const stream = join(tmp(), 'meta.xdr');
-  writeFileSync(stream, concat(metas.map(frameRecord)));
+  writeFileSync(stream, joinChunks(metas.map(frameRecord)));
   const node = await follow(['--meta-stream', stream, '--network-passphrase', PUBNET]);
   try {
     await waitForLedger(node, 63092991);
@@ -153,7 +154,7 @@ test('captured testnet getLedgers answers (172627-172628, protocol 22) are repro
   const blocks = JSON.parse(readFileSync(join(FIXTURES, 'testnet/getLedgers-p22/blocks.json'), 'utf8')).map((b: any) => b.Stellar);
   const consecutive = blocks.filter((b: any) => b.sequence === 172627 || b.sequence === 172628);
   const stream = join(tmp(), 'meta.xdr');
-  writeFileSync(stream, concat(consecutive.map((b: any) => frameRecord(Buffer.from(b.metadataXdr, 'base64')))));
+  writeFileSync(stream, joinChunks(consecutive.map((b: any) => frameRecord(Buffer.from(b.metadataXdr, 'base64')))));
   const node = await follow(['--meta-stream', stream, '--network-passphrase', TESTNET]);
   try {
     await waitForLedger(node, 172628);
@@ -194,7 +195,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   // a stream that jumps from 172628 to 808663
   const blocks = JSON.parse(readFileSync(join(FIXTURES, 'testnet/getLedgers-p22/blocks.json'), 'utf8')).map((b: any) => b.Stellar);
   const gapStream = join(tmp(), 'gap.xdr');
-  writeFileSync(gapStream, concat(blocks.map((b: any) => frameRecord(Buffer.from(b.metadataXdr, 'base64')))));
+  writeFileSync(gapStream, joinChunks(blocks.map((b: any) => frameRecord(Buffer.from(b.metadataXdr, 'base64')))));
   let node = await follow(['--meta-stream', gapStream, '--network-passphrase', TESTNET]);
   try {
     await waitForLedger(node, 172628);

@@ -8,9 +8,6 @@ import { Worker } from 'node:worker_threads';
 import type { RawLedger } from '../ledgerSource.ts';
 import type { WalkReply, WalkRequest } from './batchWalkWorker.ts';
 
-/** Node pools small Buffers together: only bigger ones are surely a file's alone, to move. */
-const TRANSFER_FROM_BYTES = 64 * 1024;
-
 /**
  * The worker's code: next to this module when run from the sources, the bundle's own entry
  * (scripts/build.ts) when run from dist/.
@@ -32,7 +29,9 @@ class BatchWalker {
   async walk(bytes: Uint8Array, name: string, verify: 'header' | 'full', giveUp: boolean): Promise<RawLedger[]> {
     const worker = this.started();
     const id = this.nextId++;
-    const owned = giveUp && bytes.buffer instanceof ArrayBuffer && bytes.buffer.byteLength >= TRANSFER_FROM_BYTES;
+    // Node allocates small Buffers from a shared pool (an ArrayBuffer of Buffer.poolSize, 64 KiB in
+    // Node 24): only a bigger ArrayBuffer is surely these bytes' alone, to move
+    const owned = giveUp && bytes.buffer instanceof ArrayBuffer && bytes.buffer.byteLength > Buffer.poolSize;
     const buffer = owned ? bytes.buffer as ArrayBuffer : bytes.slice().buffer;
     const offset = owned ? bytes.byteOffset : 0;
     const reply = await new Promise<WalkReply>((resolve, reject) => {

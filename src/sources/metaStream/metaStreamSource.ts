@@ -4,11 +4,11 @@
 import { closeSync, constants, createReadStream, openSync, type ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { LedgerSource, RawLedger } from '../ledgerSource.ts';
-import { concat, readRecords } from '../../io/recordMarked.ts';
+import { readRecords } from '../../io/recordMarked.ts';
 import { ledgerSequenceOf } from '../closeMetaSequence.ts';
 import { decompressZstdStream, startsWithZstdMagic } from '../../io/zstdFrames.ts';
 import { sleep, untilAbort } from '../../io/abortable.ts';
-import type { ByteCap } from '../../io/inputCaps.ts';
+import { joinChunks, type ByteCap } from '../../io/inputCaps.ts';
 
 export interface MetaStreamOptions {
   /** A file, a named pipe (FIFO), or "-" for standard input. */
@@ -133,7 +133,7 @@ async function* maybeDecompressed(chunks: AsyncIterable<Uint8Array>, what: strin
       for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
     },
   };
-  const first = head.length === 1 ? head[0] : concat(head);
+  const first = joinChunks(head);
   try {
     if (startsWithZstdMagic(first)) yield* decompressZstdStream(whole, what);
     else yield* whole;

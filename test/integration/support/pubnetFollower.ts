@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { concat, frameRecord } from '../../../src/io/recordMarked.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
+import { joinChunks } from '../../../src/io/inputCaps.ts';
 import { startNodeProcess, type NodeProcess } from './nodeProcess.ts';
 
 export const PUBNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
@@ -20,7 +21,7 @@ export const pubnetMetas = (): Uint8Array[] => Array.from({ length: PUBNET_LAST 
 /** Starts a follower of the fixture ledgers and waits until it has ingested the last one. */
 export async function startPubnetFollower(extraArgs: string[] = []): Promise<NodeProcess> {
   const stream = join(mkdtempSync(join(tmpdir(), 'lumen-pubnet-')), 'stream.xdr');
-  writeFileSync(stream, concat(pubnetMetas().map(frameRecord)));
+  writeFileSync(stream, joinChunks(pubnetMetas().map(frameRecord)));
   const node = await startNodeProcess({
     args: ['--meta-stream', stream, '--network-passphrase', PUBNET_PASSPHRASE, '--log-level', 'warn', ...extraArgs],
     readyWhenListening: true,

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, zstdCompressSync } from 'node:zlib';
 import { decodeLedger, readLedgerFile, ReplayInputError } from '../../../src/replay/ledgerFiles.ts';
-import { frameRecord, concat } from '../../../src/io/recordMarked.ts';
+import { frameRecord } from '../../../src/io/recordMarked.ts';
+import { joinChunks } from '../../../src/io/inputCaps.ts';
 import { encodeBatch } from '../../../src/sources/datastore/batchCodec.ts';
 import { xdr } from '@stellar/stellar-sdk';
 
@@ -37,7 +38,7 @@ test('SEP-54 batches, plain and zstd', () => {
 
 test('a record-marked meta stream (what stellar-core writes) gives each of its ledgers', () => withTemp((dir) => {
   const path = join(dir, 'stream.xdr');
-  writeFileSync(path, concat([frameRecord(rawMeta(63092983)), frameRecord(rawMeta(63092984))]));
+  writeFileSync(path, joinChunks([frameRecord(rawMeta(63092983)), frameRecord(rawMeta(63092984))]));
   assert.deepEqual(readLedgerFile(path).map((l) => l.sequence), [63092983, 63092984]);
 }));
 

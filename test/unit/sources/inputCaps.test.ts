@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync, zstdCompressSync } from 'node:zlib';
+import { createZstdCompress, gzipSync, zstdCompressSync } from 'node:zlib';
 import {
   InputTooLargeError, gunzipCapped, gunzipCappedSync, readBodyCapped, readFileCapped, readFileCappedSync, type ByteCap,
 } from '../../../src/io/inputCaps.ts';
@@ -47,6 +47,32 @@ test('zstd and gzip are decompressed up to the cap and refused past it, frame af
   await assert.rejects(gunzipCapped(gz, cap(MiB), 'g'), /g: refused: decompressed/);
   assert.throws(() => gunzipCappedSync(gz, cap(MiB), 'g'), /g: refused: decompressed/);
   await assert.rejects(gunzipCapped(gz.subarray(0, 100), cap(MiB), 'g'), /^Error: g: corrupt gzip data/);
+});
+
+test('a zstd frame is decompressed into one buffer of the size its header declares; a header that lies is corrupt data', async () => {
+  const data = (n: number) => Buffer.from(new Uint8Array(n).map((_, i) => (i * 31) & 0xff));
+  // the size field zstdCompressSync writes: 2 bytes up to 65 791, 4 beyond
+  for (const n of [65_791, 65_792, 5_000_000]) {
+    const zst = zstdCompressSync(data(n));
+    for (const out of [await decompressZstd(zst, 'z', cap(8 * MiB)), decompressZstdSync(zst, 'z', cap(8 * MiB))]) {
+      assert.ok(data(n).equals(out), `${n} bytes: the data`);
+      assert.equal(out.buffer.byteLength, n + 1, `${n} bytes: one buffer of the declared size and a byte, no chunks joined`);
+    }
+  }
+  // a frame declaring a size other than its content's
+  const lying = Buffer.from(zstdCompressSync(data(100_000)));
+  lying.writeUInt32LE(50_000, 5); // single-segment frame: the 4-byte size follows the descriptor
+  await assert.rejects(decompressZstd(lying, 'lie', cap(MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
+  lying.writeUInt32LE(0xffff_ffff, 5);
+  assert.throws(() => decompressZstdSync(lying, 'lie', cap(MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
+  // a streamed frame declares no size
+  const streamed = await new Promise<Buffer>((resolve) => {
+    const parts: Buffer[] = [];
+    const z = createZstdCompress().on('data', (p: Buffer) => parts.push(p)).on('end', () => resolve(Buffer.concat(parts)));
+    for (let i = 0; i < 5; i++) z.write(data(300_000));
+    z.end();
+  });
+  assert.ok(Buffer.concat(Array.from({ length: 5 }, () => data(300_000))).equals(await decompressZstd(streamed, 'streamed', cap(8 * MiB))));
 });
 
 test('an HTTP body is refused by its Content-Length, or while it streams, and the transfer stops there', async () => {

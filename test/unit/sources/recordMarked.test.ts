@@ -2,18 +2,18 @@
 // truncated or impossible lengths are errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { concat, frameRecord, readRecords, splitRecords } from '../../../src/io/recordMarked.ts';
+import { frameRecord, readRecords, splitRecords } from '../../../src/io/recordMarked.ts';
 import { collect } from './support.ts';
-import { InputTooLargeError } from '../../../src/io/inputCaps.ts';
+import { InputTooLargeError, joinChunks } from '../../../src/io/inputCaps.ts';
 
 const records = [new Uint8Array([1, 2, 3]), new Uint8Array(0), new Uint8Array(1000).fill(7)];
-const framed = concat(records.map(frameRecord));
+const framed = joinChunks(records.map(frameRecord));
 
 /** One record written as two fragments (the first without the last-fragment bit). */
 function twoFragments(a: Uint8Array, b: Uint8Array): Uint8Array {
   const head = new Uint8Array(4);
   new DataView(head.buffer).setUint32(0, a.length);
-  return concat([head, a, frameRecord(b)]);
+  return joinChunks([head, a, frameRecord(b)]);
 }
 
 async function* inPieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -26,7 +26,7 @@ test('split and streamed reading give the framed records back', async () => {
 });
 
 test('fragments are joined into one record', async () => {
-  const bytes = concat([twoFragments(new Uint8Array([1, 2]), new Uint8Array([3])), frameRecord(new Uint8Array([9]))]);
+  const bytes = joinChunks([twoFragments(new Uint8Array([1, 2]), new Uint8Array([3])), frameRecord(new Uint8Array([9]))]);
   assert.deepEqual(splitRecords(bytes), [new Uint8Array([1, 2, 3]), new Uint8Array([9])]);
   assert.deepEqual(await collect(readRecords(inPieces(bytes, 3))), [new Uint8Array([1, 2, 3]), new Uint8Array([9])]);
 });
@@ -65,7 +65,7 @@ test('a record is capped as its marks announce it: one fragment, fragments addin
 
 test('a record cut across many pieces comes back whole, gathered once', async () => {
   const record = new Uint8Array(100_000).map((_, i) => i & 0xff);
-  const bytes = concat([frameRecord(record), frameRecord(Uint8Array.of(1))]);
+  const bytes = joinChunks([frameRecord(record), frameRecord(Uint8Array.of(1))]);
   assert.deepEqual(await collect(readRecords(inPieces(bytes, 999))), [record, Uint8Array.of(1)]);
   assert.deepEqual(await collect(readRecords(inPieces(bytes, 1))), [record, Uint8Array.of(1)]);
 });

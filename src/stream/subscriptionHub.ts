@@ -155,6 +155,9 @@ export class SubscriptionHub {
   /** What all streaming connections hold that their clients have not taken, in bytes (as last measured). */
   get heldBytes(): number { return this.budget.total; }
 
+  /** What one connection holds that its client has not taken (its waiting entries and its socket's bytes). */
+  heldBy(sink: StreamSink): number { return this.outboxes.get(sink)?.held ?? 0; }
+
   /**
    * Opens a subscription for `sink`: its id, or an RpcError (-32602 bad params or unknown kind,
    * -32000 too many subscriptions). Its first notification comes after a turn of the event loop

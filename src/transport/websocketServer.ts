@@ -9,7 +9,9 @@
 // the hub's flow control) with 4001; a ping unanswered by the next one (--websocket-ping-interval)
 // with 1008. Shutdown: 1001. A connection's messages are handled one per turn of the event loop
 // (ws's allowSynchronousEvents off): one that pipelines thousands of requests takes turns with
-// the others instead of holding the loop, and its socket is paused while they wait.
+// the others instead of holding the loop, and its socket is paused while they wait. Its calls are
+// budgeted as its client address's (webSocketClient.ts): the heavy slots' turns and the unread-answer
+// share, counted on what the connection holds untaken.
 //
 // A notification is one WebSocket message sent as three frames: the head naming the subscription
 // (the one part that differs per subscriber), the item's bytes as the hub encoded them once for
@@ -26,6 +28,8 @@ import * as wsModule from 'ws';
 import type { Config } from '../config/config.ts';
 import { Abandonment } from '../rpc/callScope.ts';
 import type { ConnectionGuard } from './connectionGuard.ts';
+import { clientKey } from './clientAddress.ts';
+import { WebSocketClient } from './webSocketClient.ts';
 import { ErrorCode } from '../rpc/errors.ts';
 import type { CallerHeaders } from '../rpc/callerPolicy.ts';
 import { answerText, errorResponseText, type Answer, type Dispatcher } from '../rpc/jsonrpc.ts';
@@ -253,6 +257,9 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
       subscribe: (params) => hub.subscribe(sink, params, answered),
       unsubscribe: (id) => hub.unsubscribe(sink, id),
     });
+    // its calls are budgeted per client, as HTTP calls are (webSocketClient.ts)
+    const client = new WebSocketClient(clientKey((socket as Socket).remoteAddress), () => hub.heldBy(sink),
+      connections?.limits.maxQueuedResponseBytesPerAddress ?? 0, connections);
     // the connection's requests stop working when it goes away
     const abandonment = new Abandonment();
     alive.set(ws, true);
@@ -291,7 +298,7 @@ export function attachWebSocketServer(options: WebSocketServerOptions): WebSocke
       };
       let answer: Answer | Promise<Answer>;
       try {
-        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream: streamFor(answered), caller });
+        answer = dispatcher.handle(parsed.value, { abandonment, idTexts: parsed.idTexts, stream: streamFor(answered), caller, client });
       } catch (err) {
         failed(err);
         return;

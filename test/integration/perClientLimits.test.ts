@@ -11,6 +11,7 @@ import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-
 import { freePort, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { PUBNET_FIRST as FIRST, PUBNET_PASSPHRASE as PUBNET, startPubnetFollower } from './support/pubnetFollower.ts';
 import { server } from './support/sdk.ts';
+import { StreamClient } from './support/streamClient.ts';
 
 const body = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params });
 
@@ -114,6 +115,8 @@ describe('clients that leave heavy answers unread are refused themselves; the ot
     node = await startPubnetFollower([
       '--stellar-core-url', core.url, '--admin-endpoint', `127.0.0.1:${admin}`,
       '--max-healthy-ledger-latency', '1000000000s', '--http-write-timeout', '600s',
+      // and the WebSocket client that stops reading is not closed as too slow during its test
+      '--max-stream-lag', '600s',
     ]);
     // ten payers for each round of light calls (each pays once)
     for (let i = 0; i < 30; i++) payers.push(Keypair.random());
@@ -183,6 +186,37 @@ describe('clients that leave heavy answers unread are refused themselves; the ot
     assert.equal(page.json.result?.ledgers?.length, 1, page.text.slice(0, 300));
     t.diagnostic(`13th client, idle node: getHealth ${summary(idle.health)}; sendTransaction ${summary(idle.send)}`);
     t.diagnostic(`13th client, 12 clients holding ${(12 * heavyBytes / 2 ** 20).toFixed(0)} MiB unread: getHealth ${summary(loaded.health)}; sendTransaction ${summary(loaded.send)}`);
+  });
+
+  it('a WebSocket connection that leaves its answers unread is refused itself; its light calls are answered', async () => {
+    const heldBytes = async (): Promise<number> => {
+      const text = await (await fetch(metricsUrl)).text();
+      return Number(/^lumen_rpc_stream_held_bytes (\d+)/m.exec(text)![1]);
+    };
+    const ws = await StreamClient.open(node.url, '/', { localAddress: '127.0.0.30' });
+    try {
+      // the client stops reading: the heavy answer stays with its connection, over the share (8 MiB)
+      (ws.ws as unknown as { _socket: net.Socket })._socket.pause();
+      const first = ws.call('getLedgers', HEAVY.params);
+      await waitFor('the heavy answer to be held for the connection', async () => (await heldBytes()) >= heavyBytes - 2 ** 20);
+      // a heavy call and a light one, in one batch: the batch's answer joins what the connection holds
+      const before = await heldBytes();
+      ws.ws.send(JSON.stringify([{ ...SMALL_HEAVY, id: 'heavy' }, body('getHealth', undefined, 'light')]));
+      await waitFor('the batch to be answered', async () => (await heldBytes()) > before);
+      (ws.ws as unknown as { _socket: net.Socket })._socket.resume();
+      assert.equal((await first).result?.ledgers?.length, 6);
+      await ws.waitFor('the batch answer', () => ws.frames.some(Array.isArray));
+      const batch = ws.frames.find(Array.isArray) as any[];
+      const heavy = batch.find((a) => a.id === 'heavy');
+      assert.equal(heavy.error?.code, -32098, JSON.stringify(heavy).slice(0, 300));
+      assert.match(heavy.error.message, /this client exceed its share \(max-queued-response-bytes-per-address\)/);
+      assert.equal(batch.find((a) => a.id === 'light').result?.status, 'healthy');
+      // read, the connection's heavy calls go through again
+      await waitFor('the connection to hold nothing', async () => (await heldBytes()) === 0);
+      assert.equal((await ws.call('getLedgers', SMALL_HEAVY.params)).result?.ledgers?.length, 1);
+    } finally {
+      ws.close();
+    }
   });
 
   it('past the server\'s ceiling, light calls are still answered and heavy ones refused with that reason', async (t) => {

@@ -8,8 +8,6 @@ import type { MethodCall } from './methods/types.ts';
 import type { XdrFormat } from './methods/shared/xdrFormat.ts';
 import { XdrJsonRenderer, type XdrJsonItem } from './xdrJson.ts';
 
-export { answersBacklogError } from './answerBacklog.ts';
-
 /**
  * How long a heavy call already made waits for its client to read the answers that put it over its
  * share (a client paging on several connections at once, reading promptly) before it is refused.

@@ -4,7 +4,7 @@
 import './keepNextTickFast.ts';
 import { Command } from 'commander';
 import { loadConfig, configToToml } from '../config/load.ts';
-import { options } from '../config/options.ts';
+import { options, parseOption } from '../config/options.ts';
 import { createLogger } from '../log.ts';
 import { startNode } from '../node.ts';
 import { replayCommand } from '../replay/replayCommand.ts';
@@ -83,10 +83,9 @@ program.command('replay')
   .option('--all-differences', 'list the differences of transactions with unsupported operation types too')
   .option('--max-input-bytes <bytes>', `the most bytes one file may hold, as read and once decompressed (default ${DEFAULT_MAX_INPUT_BYTES}); a larger one is refused`)
   .action((files: string[], opts: { json?: string; networkPassphrase?: string; allDifferences?: boolean; maxInputBytes?: string }) => {
-    const maxInputBytes = opts.maxInputBytes === undefined ? undefined : Number(opts.maxInputBytes);
-    if (maxInputBytes !== undefined && !(Number.isInteger(maxInputBytes) && maxInputBytes > 0)) {
-      throw new Error(`--max-input-bytes must be a positive integer, got "${opts.maxInputBytes}"`);
-    }
+    // read as the start command reads the flag, with the same errors
+    const maxInputBytes = opts.maxInputBytes === undefined ? undefined
+      : parseOption(options.find((o) => o.key === 'maxInputBytes')!, opts.maxInputBytes) as number;
     process.stdout.write(replayCommand(files, { ...opts, maxInputBytes }));
   });
 

@@ -5,9 +5,8 @@ import { answersBacklogError, type AnswerBacklog } from './answerBacklog.ts';
 import type { MemoryRelief } from '../work/memoryRelief.ts';
 import { FairSlots } from '../work/fairSlots.ts';
 import type { MethodCall } from './methods/types.ts';
+import type { XdrFormat } from './methods/shared/xdrFormat.ts';
 import { XdrJsonRenderer, type XdrJsonItem } from './xdrJson.ts';
-
-export { answersBacklogError } from './answerBacklog.ts';
 
 /**
  * How long a heavy call already made waits for its client to read the answers that put it over its
@@ -36,8 +35,8 @@ export interface HeavyWorkOptions {
 
 export class HeavyWork {
   readonly gate: FairSlots;
-  /** Threads rendering JSON: a JSON page renders this many items at once (one ahead of the next). */
-  readonly jsonThreads: number;
+  /** Threads rendering JSON. */
+  private readonly jsonThreads: number;
   private readonly json: XdrJsonRenderer;
   private readonly relief: MemoryRelief | undefined;
   private readonly backlog: AnswerBacklog | undefined;
@@ -85,6 +84,12 @@ export class HeavyWork {
       this.relief?.ended();
     }
   }
+
+  /**
+   * Rows a page renders ahead of the one it awaits (Page.fill): as JSON they render on the JSON
+   * threads, one per thread side by side; as base64 on the event loop, where nothing is gained.
+   */
+  rowsAhead(format: XdrFormat): number { return format === 'json' ? this.jsonThreads - 1 : 0; }
 
   /** Each item's JSON as UTF-8, rendered off the event loop. */
   renderJson(items: readonly XdrJsonItem[]): Promise<Uint8Array[]> { return this.json.render(items); }

@@ -135,16 +135,13 @@ export class ConnectionGuard implements AnswerBacklog {
   }
 
   /**
-   * The client of a connection. One this guard does not count (a listener it is not attached to:
-   * fastify's second address for `localhost`) is answered for the server's ceiling only.
+   * The client of a connection. One this guard does not count (a connection it refused, whose
+   * request Node may still read before the socket closes) is a client with no answers of its own:
+   * answered for the server's ceiling only.
    */
   clientOf(socket: Socket): CallClient { return this.connections.get(socket)?.client ?? this.uncounted; }
 
-  private readonly uncounted: CallClient = {
-    key: 'uncounted',
-    overShareSince: () => undefined,
-    refusal: () => (this.full() ? answersBacklogError() : undefined),
-  };
+  private readonly uncounted = new ClientLoad('uncounted', this);
 
   /**
    * A connection that became a WebSocket: it no longer counts against the HTTP connections nor

@@ -1,4 +1,4 @@
-// The JSON-RPC HTTP endpoint (fastify). Behaviour follows the reference node's stack, outermost
+// The JSON-RPC HTTP endpoint. Behaviour follows the reference node's stack, outermost
 // first: CORS (any origin, echoed) -> 512 KiB body cap -> global time limit (HTTP 504, empty) ->
 // global concurrency cap (HTTP 503, empty) -> jrpc2's jhttp bridge:
 //   - only POST: other methods get 405 with `Accept-Post: application/json` and no body;

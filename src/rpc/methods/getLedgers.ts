@@ -131,7 +131,7 @@ function ledgersPage(req: PaginatedRequest, range: LedgerRange, available: Seque
   return ctx.heavy.run(call, async () => {
     const page = new Page(call, limit);
     const ledgers = new LedgerHistoryReader(ctx.store, ctx.ledgerArchive, start, limit, call.signal);
-    const last = await page.fill(READ_CHUNK, (n) => ledgers.read(n), (row) => ledgerInfo(row, format, ctx), (row) => row.sequence <= latest, format === 'json' ? ctx.heavy.jsonThreads - 1 : 0);
+    const last = await page.fill(READ_CHUNK, (n) => ledgers.read(n), (row) => ledgerInfo(row, format, ctx), (row) => row.sequence <= latest, ctx.heavy.rowsAhead(format));
     let cursor: string;
     if (last !== undefined) cursor = String(last.sequence);
     else cursor = req.cursor !== '' ? req.cursor : String(start - 1);

@@ -89,7 +89,7 @@ export const getTransactions: Method = {
         if (rows.length > 0) next = rows[rows.length - 1].id + 1n;
         return rows;
       };
-      const last = await page.fill(READ_CHUNK, read, (tx) => transactionInfo(tx, format, ctx.heavy), (tx) => tx.ledgerSequence <= latest, format === 'json' ? ctx.heavy.jsonThreads - 1 : 0);
+      const last = await page.fill(READ_CHUNK, read, (tx) => transactionInfo(tx, format, ctx.heavy), (tx) => tx.ledgerSequence <= latest, ctx.heavy.rowsAhead(format));
       let cursor: string;
       if (last !== undefined && page.full) cursor = transactionCursor(last.ledgerSequence, last.applicationOrder);
       else if (last && last.ledgerSequence === latest) cursor = transactionCursor(latest, last.applicationOrder);

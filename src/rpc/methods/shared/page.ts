@@ -57,8 +57,7 @@ export class Page {
         const row = rows[i];
         // room is asked before rendering: a ledger as JSON takes long to render
         if (!accept(row) || !this.hasRoom()) return last;
-        start(i);
-        for (let j = i + 1; j <= i + ahead; j++) start(j);
+        for (let j = i; j <= i + ahead; j++) start(j);
         const item = await rendering[i]!;
         rendering[i] = undefined;
         if (!this.add(item)) return last;

@@ -7,7 +7,6 @@
 // per-client limit refuses does not count against the total. A bucket that has refilled completely
 // is the same as a fresh one, so idle clients are dropped without changing any answer; the map of
 // clients is also capped, evicting the one whose last accepted request is oldest.
-export { clientKey } from '../transport/clientAddress.ts';
 
 export interface RateLimitOptions {
   /** Requests per window per client (0: no per-client limit). */

@@ -3,7 +3,8 @@
 // follower's proxy mount there.
 import type { FastifyInstance } from 'fastify';
 import type { Faucet } from './faucet.ts';
-import { clientKey, type FaucetRateLimiter } from './rateLimit.ts';
+import type { FaucetRateLimiter } from './rateLimit.ts';
+import { clientKey } from '../transport/clientAddress.ts';
 
 export interface FriendbotReply {
   code(n: number): FriendbotReply;

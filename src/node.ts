@@ -82,7 +82,13 @@ interface LedgerSide {
   fatal?: Promise<Error>;
 }
 
-export async function startNode(config: Config, logger: Logger): Promise<RunningNode> {
+/** How the node presents itself at start, beyond its configuration. */
+export interface StartOptions {
+  /** The standalone network's banner (URL, accounts, faucet) on stdout; off for a node inside a test process. */
+  banner?: boolean;
+}
+
+export async function startNode(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningNode> {
   const store = new SqliteStore(config.dbPath, { entryHistory: config.ledgerEntryHistory });
   // --fork-url: the remote checked (and its passphrase taken) before the database is claimed
   const forkGenesis = await prepareFork(store, config).catch((e: unknown) => { store.close(); throw e; });
@@ -103,7 +109,8 @@ export async function startNode(config: Config, logger: Logger): Promise<Running
   // --fork-archive: the state and the ledgers up to the fork ledger, before the standalone network starts on them
   const rootPending = await prepareArchiveFork(writer, config, logger).catch((e: unknown) => { store.close(); throw e; });
   const access = devAccess(config);
-  const side = isFollower(config) ? follower(writer, config, logger) : standalone(writer, config, logger, simulator, access, snapshot, forkGenesis);
+  const side = isFollower(config) ? follower(writer, config, logger)
+    : standalone(writer, config, logger, simulator, access, options.banner ?? true, snapshot, forkGenesis);
   if (rootPending && side.submitter instanceof StandaloneNetwork) await closeArchiveForkEdits(side.submitter, store, config);
   const ledgerArchive = servedLedgerArchive(config, logger); // after the standalone side made its datastore
   // assigned, not spread: spreading would read the commit hash (a run of git) now
@@ -214,7 +221,8 @@ function servedLedgerArchive(config: Config, logger: Logger): LedgerArchive | un
 }
 
 function standalone(
-  writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, access: DevAccess, snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis,
+  writer: LedgerWriter, config: Config, logger: Logger, simulator: Simulator, access: DevAccess, banner: boolean,
+  snapshot?: LoadedSnapshot, forkGenesis?: ForkGenesis,
 ): LedgerSide {
   const { store } = writer;
   // first: a bad setting stops the start before the network is created
@@ -250,7 +258,7 @@ function standalone(
     start(url, node) {
       if (faucet) node.friendbotUrl = `${url}/friendbot`;
       network.start();
-      printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl, access), config.logFormat);
+      if (banner) printBanner(bannerInfo(store, config, network.networkId, url, node.friendbotUrl, access), config.logFormat);
     },
     async stop() { await network.stop(); },
     describe: { mode: 'standalone', closeMode: config.closeMode, ...(fork ? { forkOf: config.forkUrl, forkLedger: Number(store.metadata(FORK_LEDGER)), ...(config.forkLedger ? { pinned: true } : {}) } : {}) },

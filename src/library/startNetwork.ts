@@ -1,0 +1,137 @@
+// lumen-rpc inside a test process: a standalone network that code starts and stops, as test suites
+// start Hardhat's in-process network or Anvil. It is the node the CLI runs (startNode), set for
+// tests: a database in a temporary folder (removed at stop), an ephemeral loopback port, ledgers
+// closed as soon as a transaction is queued, the developer methods served (loopback only), no
+// banner, and only warnings and errors logged, on stderr (the test runner's output stays its own).
+// The process's environment is not read (LUMEN_RPC_* variables configure the CLI's node, not a
+// test's), so every test suite gets the same network.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import { createLogger } from '../log.ts';
+import { startNode } from '../node.ts';
+import { testAccounts } from '../standalone/testAccounts.ts';
+
+export interface NetworkOptions {
+  /** Test accounts funded at genesis, 10,000 XLM each (SEP-5 keys of the public test mnemonic). Default 10. */
+  accounts?: number;
+  /**
+   * When ledgers close: 'instant' (the default: as soon as a transaction is queued, and every
+   * ledger-close-interval), 'interval' (on the interval only) or 'manual' (only by closeLedgers()).
+   */
+  closeMode?: 'instant' | 'interval' | 'manual';
+  /**
+   * The protocol the network starts at: 30 by default, as the public networks run. Clients without
+   * protocol-30 XDR (npm's @stellar/stellar-sdk 17.2) cannot read its ledger headers
+   * (getLatestLedger, getLedgers): give 28 for them.
+   */
+  protocol?: 28 | 29 | 30;
+  /**
+   * Any other `lumen-rpc start` option, by its flag name and as on the command line, e.g.
+   * `{ 'ledger-close-interval': '250ms', 'protocol-version': 30 }` (docs/configuration.md).
+   */
+  flags?: Record<string, string | number | boolean>;
+}
+
+/** A test account: its address and secret seed (for Keypair.fromSecret). */
+export interface NetworkAccount {
+  publicKey: string;
+  secret: string;
+}
+
+/** A snapshot of the network: its id (for revert) and the ledger it was taken at. */
+export interface NetworkSnapshot {
+  id: string;
+  ledger: number;
+}
+
+export interface Network {
+  /** The JSON-RPC URL (for rpc.Server, stellar-cli's --rpc-url, Python's SorobanServer). */
+  readonly rpcUrl: string;
+  readonly passphrase: string;
+  /** The faucet (friendbot): GET ?addr=G... or C... funds an address with 10,000 XLM. */
+  readonly friendbotUrl: string;
+  readonly accounts: readonly NetworkAccount[];
+  /** The network's SQLite database, in a temporary folder that stop() removes. */
+  readonly databasePath: string;
+  /** One JSON-RPC call to the network: its result, or an Error carrying the JSON-RPC error's code. */
+  request<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Names the network's state now (lumen_snapshot). */
+  snapshot(): Promise<NetworkSnapshot>;
+  /** Brings the network back to a snapshot (lumen_revert); later snapshots are dropped. */
+  revert(snapshot: NetworkSnapshot | string): Promise<void>;
+  /** Closes `count` ledgers now (lumen_closeLedgers); resolves to the latest ledger. */
+  closeLedgers(count?: number): Promise<number>;
+  /** Stops the network and removes its database. */
+  stop(): Promise<void>;
+}
+
+/** A JSON-RPC error answered by the network. */
+export class NetworkRequestError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(method: string, error: { code: number; message: string; data?: unknown }) {
+    super(`${method}: ${error.message} (${error.code})`);
+    this.name = 'NetworkRequestError';
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+const DEFAULT_ACCOUNTS = 10;
+
+export async function startNetwork(options: NetworkOptions = {}): Promise<Network> {
+  const folder = mkdtempSync(join(tmpdir(), 'lumen-rpc-'));
+  const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
+  const removeFolder = (): void => rmSync(folder, { recursive: true, force: true });
+  const databasePath = join(folder, 'network.sqlite');
+  let node: Awaited<ReturnType<typeof startNode>>;
+  try {
+    const config = loadConfig({
+      env: {},
+      flags: {
+        'endpoint': '127.0.0.1:0', 'db-path': databasePath, 'log-level': 'warn',
+        'close-mode': options.closeMode ?? 'instant', 'accounts': accounts,
+        ...(options.protocol === undefined ? {} : { protocol: options.protocol }),
+        ...options.flags,
+      },
+    });
+    node = await startNode(config, createLogger(config, process.stderr), { banner: false });
+  } catch (e) {
+    removeFolder();
+    throw e;
+  }
+  const rpcUrl = node.url;
+  let nextId = 1;
+  const request = async <T>(method: string, params?: Record<string, unknown>): Promise<T> => {
+    const response = await fetch(rpcUrl, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
+    });
+    const answer = await response.json() as { result?: T; error?: { code: number; message: string; data?: unknown } };
+    if (answer.error !== undefined) throw new NetworkRequestError(method, answer.error);
+    return answer.result as T;
+  };
+  const { passphrase } = await request<{ passphrase: string }>('getNetwork');
+  let stopped: Promise<void> | undefined;
+  return {
+    rpcUrl,
+    passphrase,
+    friendbotUrl: `${rpcUrl}/friendbot`,
+    accounts: testAccounts(accounts).map(({ publicKey, secret }) => ({ publicKey, secret })),
+    databasePath,
+    request,
+    snapshot: () => request<NetworkSnapshot>('lumen_snapshot'),
+    async revert(snapshot) {
+      await request('lumen_revert', { id: typeof snapshot === 'string' ? snapshot : snapshot.id });
+    },
+    async closeLedgers(count = 1) {
+      return (await request<{ latestLedger: number }>('lumen_closeLedgers', { count })).latestLedger;
+    },
+    stop() {
+      stopped ??= node.close().finally(removeFolder);
+      return stopped;
+    },
+  };
+}

@@ -47,7 +47,10 @@ export class LedgerRowsWorker {
     const id = this.nextId++;
     const rows = await new Promise<NativeLedgerRows>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker!.postMessage({ id, bytes, networkId });
+      // posted as it is, a view would take its whole ArrayBuffer along (a walked batch's every
+      // ledger, a meta stream's decompressed chunk): the ledger's bytes alone are copied and moved
+      const own = new Uint8Array(bytes);
+      this.worker!.postMessage({ id, bytes: own, networkId }, [own.buffer]);
     });
     return batchFromNativeRows(rows, bytes);
   }

@@ -32,7 +32,8 @@ class BatchWalker {
     // Node allocates small Buffers from a shared pool (an ArrayBuffer of Buffer.poolSize, 64 KiB in
     // Node 24): only a bigger ArrayBuffer is surely these bytes' alone, to move
     const owned = giveUp && bytes.buffer instanceof ArrayBuffer && bytes.buffer.byteLength > Buffer.poolSize;
-    const buffer = owned ? bytes.buffer as ArrayBuffer : bytes.slice().buffer;
+    // a copy of the bytes alone: a Buffer's own slice() is a view of the caller's whole ArrayBuffer
+    const buffer = owned ? bytes.buffer as ArrayBuffer : new Uint8Array(bytes).buffer;
     const offset = owned ? bytes.byteOffset : 0;
     const reply = await new Promise<WalkReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -122,6 +122,10 @@ test('a big plain batch is walked on the walker thread: the event loop turns mea
   assert.equal(turns, 50, 'the loop turned 50 times while the batch was walked');
   assert.deepEqual((await walking).map((l) => [l.sequence, Buffer.from(l.bytes).equals(Buffer.from(ledgers[l.sequence - 2].bytes))]), [[2, true], [3, true]]);
   assert.equal(plain.length, 12 + ledgers[0].bytes.length + ledgers[1].bytes.length, 'the caller\'s file is left whole');
+  // a file that is a Buffer inside a bigger one (a Buffer's slice() is a view): its bytes alone go, the caller's Buffer stays
+  const holder = Buffer.concat([Buffer.alloc(100, 7), plain]);
+  assert.deepEqual((await decodeBatch(holder.subarray(100), 'big.xdr')).map((l) => [l.sequence, l.bytes.length]), ledgers.map((l) => [l.sequence, l.bytes.length]));
+  assert.equal(holder.length, 100 + plain.length, 'the caller\'s Buffer is left whole');
   // and compressed (its decompressed bytes move to the thread and back)
   assert.deepEqual((await decodeBatch(encodeBatch(ledgers, true), 'big.zst')).map((l) => l.bytes.length), ledgers.map((l) => l.bytes.length));
   // an error on the thread comes back as the walk's own, naming the file

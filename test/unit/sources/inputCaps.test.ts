@@ -65,6 +65,11 @@ test('a zstd frame is decompressed into one buffer of the size its header declar
   await assert.rejects(decompressZstd(lying, 'lie', cap(MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
   lying.writeUInt32LE(0xffff_ffff, 5);
   assert.throws(() => decompressZstdSync(lying, 'lie', cap(MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
+  // declaring more than its content, within what is allocated at the declared size: zstd checks the
+  // size at the frame's end, so no small output comes back holding a buffer of the declared size
+  lying.writeUInt32LE(60 * MiB, 5);
+  await assert.rejects(decompressZstd(lying, 'lie', cap(64 * MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
+  assert.throws(() => decompressZstdSync(lying, 'lie', cap(64 * MiB)), /^Error: lie: corrupt zstd data in the frame at byte 0/);
   // a streamed frame declares no size
   const streamed = await new Promise<Buffer>((resolve) => {
     const parts: Buffer[] = [];

@@ -39,7 +39,14 @@ class BatchWalker {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref(); // a walk under way keeps the process up
       const request: WalkRequest = { id, buffer, offset, length: bytes.length, name, verify };
-      worker.postMessage(request, [buffer]);
+      try {
+        worker.postMessage(request, [buffer]);
+      } catch (e) {
+        // not sent (bytes that cannot be moved): the walk fails alone, and the thread keeps nothing up
+        this.pending.delete(id);
+        if (this.pending.size === 0) worker.unref();
+        reject(e);
+      }
     });
     if (reply.error !== undefined) throw new Error(reply.error);
     return reply.spans!.map(([sequence, at, length]) => ({ sequence, bytes: new Uint8Array(reply.buffer, offset + at, length) }));

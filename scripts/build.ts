@@ -4,8 +4,9 @@
 // start-up compiled, which Node's cache of an ES module cannot (see there).
 // Run by `npm start`, `npm test` and the install; the TypeScript sources stay runnable directly.
 import { rmSync } from 'node:fs';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { staleGeneratedFiles } from './xdr/generate.ts';
+import { writeLibraryTypes } from './libraryTypes.ts';
 
 const started = performance.now();
 // the generated XDR module must be what the generator makes of the vendored definitions
@@ -43,7 +44,28 @@ await build({
   define: { 'import.meta.url': '__lumenBundleUrl' },
   banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// lumen-rpc as a library (package.json's exports): src/library/startNetwork.ts in one file for
+// `import` and one for `require` (jest's default), each holding fastify's routes (a test's network
+// starts once, so splitting them off would save nothing); the batch walker's thread is the file
+// above. Bundled CommonJS dependencies call require, which an ES module gets from createRequire.
+const library: BuildOptions = {
+  entryPoints: ['src/library/startNetwork.ts'],
+  bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning', external: ['*.node'],
+};
+// `npm start` (--cli-only) needs only the command line's files
+if (!process.argv.includes('--cli-only')) await Promise.all([
+  build({
+    ...library, format: 'esm', outfile: 'dist/library.mjs',
+    banner: { js: "import { createRequire as __lumenCreateRequire } from 'node:module'; const require = __lumenCreateRequire(import.meta.url);" },
+  }),
+  build({
+    ...library, format: 'cjs', outfile: 'dist/library.cjs',
+    define: { 'import.meta.url': '__lumenBundleUrl' },
+    banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  Promise.resolve().then(writeLibraryTypes),
+]);
 // the ES module bundle earlier builds made
 rmSync('dist/lumen-rpc.mjs', { force: true });
 rmSync('dist/lumen-rpc.mjs.map', { force: true });
-if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.cjs, dist/webRoutes.cjs and dist/lumen-rpc-batch-walker.cjs in ${Math.round(performance.now() - started)} ms`);
+if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.cjs, dist/webRoutes.cjs, dist/lumen-rpc-batch-walker.cjs and dist/library.{mjs,cjs,d.ts} in ${Math.round(performance.now() - started)} ms`);

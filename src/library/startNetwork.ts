@@ -1,4 +1,5 @@
-// lumen-rpc inside a test process: a standalone network that code starts and stops, as test suites
+// lumen-rpc as a library, the package's entry (`import { startNetwork } from 'lumen-rpc'`): a
+// standalone network inside a test process, that code starts and stops, as test suites
 // start Hardhat's in-process network or Anvil. It is the node the CLI runs (startNode), set for
 // tests: a database in a temporary folder (removed at stop), an ephemeral loopback port, ledgers
 // closed as soon as a transaction is queued, the developer methods served (loopback only), no
@@ -29,7 +30,7 @@ export interface NetworkOptions {
   protocol?: 28 | 29 | 30;
   /**
    * Any other `lumen-rpc start` option, by its flag name and as on the command line, e.g.
-   * `{ 'ledger-close-interval': '250ms', 'protocol-version': 30 }` (docs/configuration.md).
+   * `{ 'ledger-close-interval': '250ms', 'max-snapshots': 100 }` (docs/configuration.md).
    */
   flags?: Record<string, string | number | boolean>;
 }
@@ -63,8 +64,21 @@ export interface Network {
   revert(snapshot: NetworkSnapshot | string): Promise<void>;
   /** Closes `count` ledgers now (lumen_closeLedgers); resolves to the latest ledger. */
   closeLedgers(count?: number): Promise<number>;
+  /** Runs `fn` between a snapshot and a revert to it: whatever it changes is undone, however it ends. */
+  isolated<T>(fn: () => Promise<T>): Promise<T>;
   /** Stops the network and removes its database. */
   stop(): Promise<void>;
+}
+
+/**
+ * A test runner's hooks: vitest's and jest's by these names; node:test's as
+ * `{ beforeAll: before, afterAll: after, beforeEach, afterEach }`.
+ */
+export interface SuiteHooks {
+  beforeAll(fn: () => Promise<void>): unknown;
+  afterAll(fn: () => Promise<void>): unknown;
+  beforeEach(fn: () => Promise<void>): unknown;
+  afterEach(fn: () => Promise<void>): unknown;
 }
 
 /** A JSON-RPC error answered by the network. */
@@ -115,6 +129,10 @@ export async function startNetwork(options: NetworkOptions = {}): Promise<Networ
   };
   const { passphrase } = await request<{ passphrase: string }>('getNetwork');
   let stopped: Promise<void> | undefined;
+  const snapshot = (): Promise<NetworkSnapshot> => request<NetworkSnapshot>('lumen_snapshot');
+  const revert = async (to: NetworkSnapshot | string): Promise<void> => {
+    await request('lumen_revert', { id: typeof to === 'string' ? to : to.id });
+  };
   return {
     rpcUrl,
     passphrase,
@@ -122,16 +140,56 @@ export async function startNetwork(options: NetworkOptions = {}): Promise<Networ
     accounts: testAccounts(accounts).map(({ publicKey, secret }) => ({ publicKey, secret })),
     databasePath,
     request,
-    snapshot: () => request<NetworkSnapshot>('lumen_snapshot'),
-    async revert(snapshot) {
-      await request('lumen_revert', { id: typeof snapshot === 'string' ? snapshot : snapshot.id });
-    },
+    snapshot,
+    revert,
     async closeLedgers(count = 1) {
       return (await request<{ latestLedger: number }>('lumen_closeLedgers', { count })).latestLedger;
     },
+    async isolated(fn) {
+      const before = await snapshot();
+      try {
+        return await fn();
+      } finally {
+        await revert(before);
+      }
+    },
+
     stop() {
       stopped ??= node.close().finally(removeFolder);
       return stopped;
     },
   };
+}
+
+/**
+ * A network for one test suite, with each test isolated: started before the suite's first test,
+ * a snapshot before each test and a revert to it after, stopped after the last. Registered with the
+ * runner's own hooks, so a suite writes one line: `const net = useNetwork({ beforeAll, afterAll,
+ * beforeEach, afterEach }, { accounts: 3 })`. The network exists once the suite runs: `net` may be
+ * used in tests and hooks, not while the suite is being declared.
+ */
+export function useNetwork(hooks: SuiteHooks, options?: NetworkOptions): Network {
+  let net: Network | undefined;
+  const started = (): Network => {
+    if (net === undefined) throw new Error('useNetwork: the network starts in the suite\'s beforeAll hook; use it in tests and hooks');
+    return net;
+  };
+  hooks.beforeAll(async () => { net = await startNetwork(options); });
+  hooks.afterAll(async () => { await net?.stop(); });
+  // one snapshot at a time: a suite's tests run one after another
+  let before: NetworkSnapshot | undefined;
+  hooks.beforeEach(async () => { before = await started().snapshot(); });
+  hooks.afterEach(async () => {
+    if (before === undefined) return;
+    const to = before;
+    before = undefined;
+    await started().revert(to);
+  });
+  // the started network's members, looked up at each use (there is none yet when this returns)
+  return new Proxy({} as Network, {
+    get(_target, key) {
+      const value = Reflect.get(started(), key) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(net) : value;
+    },
+  });
 }

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { Asset, Keypair, Operation, TransactionBuilder, rpc } from '@stellar/stellar-sdk';
-import { startNetwork, NetworkRequestError, type Network } from '../../src/library/index.ts';
+import { startNetwork, NetworkRequestError, type Network } from '../../src/library/startNetwork.ts';
 import { CLIENT_PROTOCOL } from './support/nodeProcess.ts';
 
 /** The native balance of `address`, in stroops, as the SDK reads it. */

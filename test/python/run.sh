@@ -7,4 +7,5 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import stellar_sdk, pytes
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r test/python/requirements.txt
 fi
-exec .venv/bin/python -m pytest -q test/python
+# the pytest example (examples/pytest) starts the node with this repository's command line
+LUMEN_RPC_COMMAND="$PWD/node_modules/.bin/node $PWD/bin/lumen-rpc.js" exec .venv/bin/python -m pytest -q test/python examples/pytest

@@ -1,0 +1,29 @@
+// jest (CommonJS, its default): one network for the file, every test starting from the same state.
+const { Asset, Keypair, Operation, TransactionBuilder, rpc } = require('@stellar/stellar-sdk');
+const { useNetwork } = require('lumen-rpc');
+
+describe('payments', () => {
+  // started before the first test; a snapshot before each test and a revert after it
+  const net = useNetwork({ beforeAll, afterAll, beforeEach, afterEach }, { accounts: 2, protocol: 28 });
+
+  const server = () => new rpc.Server(net.rpcUrl, { allowHttp: true });
+  const balance = async (account) => BigInt((await server().getAccountEntry(account.publicKey)).balance);
+  async function pay(amount) {
+    const alice = Keypair.fromSecret(net.accounts[0].secret);
+    const tx = new TransactionBuilder(await server().getAccount(alice.publicKey()), { fee: '100', networkPassphrase: net.passphrase })
+      .addOperation(Operation.payment({ destination: net.accounts[1].publicKey, asset: Asset.native(), amount }))
+      .setTimeout(30).build();
+    tx.sign(alice);
+    const { hash } = await server().sendTransaction(tx);
+    return server().pollTransaction(hash, { attempts: 50, sleepStrategy: () => 50 });
+  }
+
+  it('a payment reaches bob', async () => {
+    expect((await pay('100')).status).toBe('SUCCESS');
+    expect(await balance(net.accounts[1])).toBe(10_100n * 10_000_000n);
+  });
+
+  it('the next test starts again from the genesis balances', async () => {
+    expect(await balance(net.accounts[1])).toBe(10_000n * 10_000_000n);
+  });
+});

@@ -2,8 +2,11 @@
 # The Debian packages the tests need beyond what npm and cargo install: Chromium, for the browser tests
 # (test/integration/browserAttack.test.ts drives it with playwright-core, whose own browser download
 # cannot work on machines without general internet access). Skipped when already there; needs root
-# (or sudo) otherwise.
+# (or sudo) otherwise. A browser named by CHROMIUM_PATH (Chrome on macOS, say) is used instead.
 set -euo pipefail
+if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then
+  exit 0
+fi
 if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
   exit 0
 fi

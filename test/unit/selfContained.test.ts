@@ -1,0 +1,54 @@
+// Nothing in the repository reads outside it: a user's clone has nothing beside it. This scan is the
+// quick guard, over every tracked text file: a path written in it that leaves the repository (a
+// relative one, from the file's folder and from the repository's root, as scripts run there) or
+// names a folder beside it. The proof is .ci/run, which runs the whole suite in a clone of the
+// commit made in an empty temporary folder.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TEXT = /\.(ts|js|mjs|cjs|json|md|sh|toml|py|rs|yml|yaml|txt)$|^\.ci\/run$/;
+
+const tracked = (): string[] =>
+  execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => TEXT.test(f));
+
+const inside = (path: string): boolean => {
+  const rel = relative(ROOT, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
+};
+
+/** Where `file` writes a path that leaves the repository, with the line. */
+function escapes(file: string, text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    const at = `${file}:${i + 1}`;
+    // relative paths in quotes: outside both from the file's folder and from the root
+    for (const m of line.matchAll(/['"`]((?:\.\.\/)+[^'"`\s]*)['"`]/g)) {
+      if (!inside(resolve(ROOT, dirname(file), m[1])) && !inside(resolve(ROOT, m[1]))) found.push(`${at}: ${m[1]}`);
+    }
+    // a folder beside the repository, written piece by piece (join(ROOT, '..', 'shared'))
+    if (/['"`]\.\.['"`]\s*,\s*['"`]shared/.test(line)) found.push(`${at}: '..', 'shared'`);
+    // the development machine's own folders
+    if (/\/work\/(shared|main)\b/.test(line)) found.push(`${at}: ${/\/work\/\w+/.exec(line)![0]}`);
+  });
+  return found;
+}
+
+test('no tracked file reads a path outside the repository', () => {
+  const files = tracked();
+  assert.ok(files.length > 500 && files.includes('src/node.ts') && files.includes('.ci/run'), `read ${files.length} files`);
+  const found = files.flatMap((f) => escapes(f, readFileSync(join(ROOT, f), 'utf8')));
+  assert.deepEqual(found, []);
+});
+
+test('the scan finds the ways out it looks for', () => {
+  assert.deepEqual(escapes('test/unit/x.test.ts', "readFileSync('../../../shared/fixtures/a.json')").length, 1);
+  assert.deepEqual(escapes('bench/x.ts', "join(ROOT, '..', 'shared', 'reference')").length, 1);
+  assert.deepEqual(escapes('scripts/x.ts', 'const dir = "/work/shared/notes"').length, 1);
+  assert.deepEqual(escapes('src/rpc/methods/dev/x.ts', "import { a } from '../shared/a.ts'"), []);
+  assert.deepEqual(escapes('README.md', '[layout](docs/layout.md), [up](../README.md)'), []);
+});

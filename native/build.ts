@@ -1,5 +1,6 @@
 // Builds the native addon (native/ -> native/lumen_native.node) with plain cargo: no download step,
-// no napi CLI. Runs from `npm ci` / `npm install` (package.json "install") and `npm run build:native`.
+// no napi CLI. Runs from `npm ci` / `npm install` (package.json "install", through
+// bin/installNative.js) and `npm run build:native`.
 //
 // Cargo's target folder lives outside the clone so repeated CI runs and several clones on one
 // machine share compiled dependencies: $LUMEN_NATIVE_TARGET_DIR, else $CARGO_TARGET_DIR, else
@@ -13,7 +14,10 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const nativeDir = dirname(fileURLToPath(import.meta.url));
+// this file's folder (run from source), or the package's native/ beside dist/ (run as the bundle an
+// installed package carries: bin/installNative.js)
+const here = dirname(fileURLToPath(import.meta.url));
+const nativeDir = existsSync(join(here, 'Cargo.toml')) ? here : join(dirname(here), 'native');
 const output = join(nativeDir, 'lumen_native.node');
 
 function log(msg: string): void {

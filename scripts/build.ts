@@ -64,6 +64,14 @@ if (!process.argv.includes('--cli-only')) await Promise.all([
     banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   Promise.resolve().then(writeLibraryTypes),
+  // the addon's build as an installed package runs it (bin/installNative.js): Node does not strip
+  // types under node_modules
+  build({
+    entryPoints: { 'lumen-rpc-build-native': 'native/build.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node22', logLevel: 'warning',
+    define: { 'import.meta.url': '__lumenBundleUrl' },
+    banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
 ]);
 // the ES module bundle earlier builds made
 rmSync('dist/lumen-rpc.mjs', { force: true });

@@ -254,8 +254,9 @@ export function loadNative(): NativeAddon {
   const path = addonPath();
   if (!existsSync(path)) {
     throw new HostUnavailableError(
-      `the Soroban host addon is not built (${path} is missing): run \`npm run build:native\` ` +
-      '(needs a Rust toolchain, rustc >= 1.88); `npm ci` builds it unless LUMEN_SKIP_NATIVE=1',
+      `the Soroban host addon is not built (${path} is missing): run \`npm run build:native\` in a clone, ` +
+      '`npm rebuild lumen-rpc` where it is installed as a package (both need a Rust toolchain, rustc >= 1.88); ' +
+      'installs build it unless LUMEN_SKIP_NATIVE=1',
     );
   }
   let addon: NativeAddon;

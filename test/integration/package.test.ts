@@ -57,7 +57,9 @@ describe('the packed package in an empty project', () => {
   it('npx lumen-rpc start serves a network; npx lumen-rpc dev drives it', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const node: ChildProcess = spawn('npx', ['lumen-rpc', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', join(folder, 'cli.sqlite'), '--close-mode', 'manual'], { cwd: app, env: ENV, stdio: 'ignore' });
+    // its own process group: npx starts the node as a child, which a signal to npx alone would leave running
+    const node: ChildProcess = spawn('npx', ['lumen-rpc', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', join(folder, 'cli.sqlite'), '--close-mode', 'manual'], { cwd: app, env: ENV, stdio: 'ignore', detached: true });
+    const exited = new Promise((resolve) => node.once('exit', resolve));
     try {
       let latest: number | undefined;
       for (const deadline = Date.now() + 60_000; latest === undefined; await new Promise((r) => setTimeout(r, 100))) {
@@ -67,7 +69,8 @@ describe('the packed package in an empty project', () => {
       run('npx', ['lumen-rpc', 'dev', 'close-ledgers', '3', '--rpc-url', url], app);
       assert.equal((await rpc(url, 'getLatestLedger')).result.sequence, latest + 3);
     } finally {
-      node.kill('SIGTERM');
+      process.kill(-node.pid!, 'SIGTERM');
+      await exited;
     }
   });
 

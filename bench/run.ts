@@ -35,6 +35,7 @@ import { runOrderBookBench } from './orderBook.ts';
 import { DEFAULT_ENGINE_OPTIONS, runEngineBench } from './engineClose.ts';
 import { DEFAULT_ENTRY_HISTORY_OPTIONS, QUICK_ENTRY_HISTORY_OPTIONS, runEntryHistoryBench } from './entryHistory.ts';
 import { DEFAULT_STREAMING_OPTIONS, QUICK_STREAMING_OPTIONS, runStreamingBench } from './streaming.ts';
+import { DEFAULT_LIBRARY_OPTIONS, QUICK_LIBRARY_OPTIONS, runLibraryBench } from './library.ts';
 import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } from './snapshot.ts';
 import { DEFAULT_FAST_FORWARD_OPTIONS, QUICK_FAST_FORWARD_OPTIONS, runFastForwardBench } from './fastForward.ts';
 import { DEFAULT_FORK_OPTIONS, QUICK_FORK_OPTIONS, runForkBench } from './fork.ts';
@@ -301,6 +302,12 @@ async function streamingSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function librarySection(): Promise<void> {
+  const r = await runLibraryBench(QUICK ? QUICK_LIBRARY_OPTIONS : DEFAULT_LIBRARY_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function snapshotSection(): Promise<void> {
   const r = await runSnapshotBench(QUICK ? QUICK_SNAPSHOT_OPTIONS : DEFAULT_SNAPSHOT_OPTIONS, log);
   rows.push(...r.rows);
@@ -361,6 +368,7 @@ await section('state bootstrap (ingestion)', ['Ledger-state bootstrap from a his
 await section('fast-forward', ['Fast-forward: 1,000,000 ledgers in one lumen_closeLedgers (standalone, contract state)'], fastForwardSection);
 await section('ledger entries at a past ledger', ['getLedgerEntries at the window\'s far end vs the latest ledger', 'Entry history storage per million ledger entry changes'], entryHistorySection);
 await section('snapshot and revert', ['Snapshot and revert, 100,000 entries in the state'], snapshotSection);
+await section('lumen-rpc as a library', ['startNetwork() to the first answered request, in process', 'lumen_snapshot and lumen_revert of a test-sized state', 'A 100-test suite, network in process vs a separate node process'], librarySection);
 await section('fork (lazy state from a remote)', [
   'Fork: getLedgerEntries (1 account), first call on B (fetched from A)', 'Fork: getLedgerEntries (1 account), later calls on B (resolved)',
   'Fork: simulateTransaction (counter increment), first call on B (instance fetched)', 'Fork: simulateTransaction (counter increment), later calls on B (resolved)',

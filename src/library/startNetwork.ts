@@ -7,6 +7,7 @@
 // The process's environment is not read (LUMEN_RPC_* variables configure the CLI's node, not a
 // test's), so every test suite gets the same network.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.ts';
@@ -101,8 +102,9 @@ export async function startNetwork(options: NetworkOptions = {}): Promise<Networ
   const removeFolder = (): void => rmSync(folder, { recursive: true, force: true });
   const databasePath = join(folder, 'network.sqlite');
   let node: Awaited<ReturnType<typeof startNode>>;
+  let config: ReturnType<typeof loadConfig>;
   try {
-    const config = loadConfig({
+    config = loadConfig({
       env: {},
       flags: {
         'endpoint': '127.0.0.1:0', 'db-path': databasePath, 'log-level': 'warn',
@@ -117,17 +119,29 @@ export async function startNetwork(options: NetworkOptions = {}): Promise<Networ
     throw e;
   }
   const rpcUrl = node.url;
+  // node:http, not fetch: a process's first fetch loads undici, tens of milliseconds of a test's start
+  const agent = new Agent({ keepAlive: true });
   let nextId = 1;
-  const request = async <T>(method: string, params?: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(rpcUrl, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
+  const request = <T>(method: string, params?: Record<string, unknown>): Promise<T> => new Promise((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) });
+    const req = httpRequest(rpcUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        try {
+          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+          if (answer.error !== undefined) reject(new NetworkRequestError(method, answer.error));
+          else resolve(answer.result as T);
+        } catch (e) {
+          reject(new Error(`${method}: the network answered HTTP ${res.statusCode} with no JSON-RPC answer (${(e as Error).message})`));
+        }
+      });
     });
-    const answer = await response.json() as { result?: T; error?: { code: number; message: string; data?: unknown } };
-    if (answer.error !== undefined) throw new NetworkRequestError(method, answer.error);
-    return answer.result as T;
-  };
-  const { passphrase } = await request<{ passphrase: string }>('getNetwork');
+    req.on('error', reject);
+    req.end(body);
+  });
+  const passphrase = config.networkPassphrase;
   let stopped: Promise<void> | undefined;
   const snapshot = (): Promise<NetworkSnapshot> => request<NetworkSnapshot>('lumen_snapshot');
   const revert = async (to: NetworkSnapshot | string): Promise<void> => {
@@ -155,6 +169,7 @@ export async function startNetwork(options: NetworkOptions = {}): Promise<Networ
     },
 
     stop() {
+      agent.destroy();
       stopped ??= node.close().finally(removeFolder);
       return stopped;
     },

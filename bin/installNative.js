@@ -33,11 +33,19 @@ if (!existsSync(bundled)) {
   process.exit(r.status ?? 1);
 }
 if (process.env.LUMEN_SKIP_NATIVE !== '1' && existsSync(addon) && loads(addon)) process.exit(0);
-const cargo = process.env.CARGO || 'cargo';
-const probe = spawnSync(cargo, ['--version'], { encoding: 'utf8' });
-if (process.env.LUMEN_SKIP_NATIVE !== '1' && (probe.error || probe.status !== 0)) {
-  process.stderr.write('lumen-rpc: no native addon for this platform and no cargo to build it: install Rust (https://rustup.rs, rustc >= 1.88, with a C compiler), then run `npm rebuild lumen-rpc`\n');
-  process.exit(0);
+const runs = (command) => {
+  const probe = spawnSync(command, ['--version'], { encoding: 'utf8' });
+  return !probe.error && probe.status === 0;
+};
+if (process.env.LUMEN_SKIP_NATIVE !== '1') {
+  // the crates compile C code too (cc): without a compiler cargo would fail after minutes
+  const missing = !runs(process.env.CARGO || 'cargo') ? 'cargo (install Rust: https://rustup.rs, rustc >= 1.88)'
+    : process.platform !== 'win32' && !runs(process.env.CC || 'cc') ? 'a C compiler (cc: Debian build-essential, macOS xcode-select --install)'
+      : undefined;
+  if (missing !== undefined) {
+    process.stderr.write(`lumen-rpc: no native addon for this platform; building it needs ${missing}: install it, then run \`npm rebuild lumen-rpc\`\n`);
+    process.exit(0);
+  }
 }
 const r = spawnSync(process.execPath, [bundled], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,24 @@ console.log(JSON.stringify({ before, after, account: net.accounts[0].publicKey }
       const out = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script(load)], app).trim().split('\n').pop()!);
       assert.equal(out.after, out.before + 2, kind);
       assert.match(out.account, /^G[A-Z2-7]{55}$/, kind);
+    }
+  });
+
+  it('an install that cannot build the addon says why in one line, and goes on', () => {
+    const installed = join(app, 'node_modules', 'lumen-rpc');
+    const addon = join(installed, 'native', 'lumen_native.node');
+    renameSync(addon, `${addon}.away`);
+    try {
+      for (const [env, needs] of [[{ CARGO: '/nonexistent/cargo' }, /needs cargo/], [{ CC: '/nonexistent/cc' }, /needs a C compiler/]] as const) {
+        const r = spawnSync(process.execPath, ['bin/installNative.js'], { cwd: installed, env: { ...ENV, ...env }, encoding: 'utf8' });
+        assert.equal(r.status, 0, r.stderr);
+        const lines = r.stderr.trim().split('\n');
+        assert.equal(lines.length, 1, r.stderr);
+        assert.match(lines[0], needs);
+        assert.match(lines[0], /npm rebuild lumen-rpc/);
+      }
+    } finally {
+      renameSync(`${addon}.away`, addon);
     }
   });
 

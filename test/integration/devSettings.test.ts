@@ -336,7 +336,7 @@ describe('developer network settings (--limits, lumen_upgradeConfig, base fee an
     await unlimited.stop();
     unlimited = await startNodeProcess({ port, dbPath: unlimited.dbPath, args: ['--close-mode', 'instant', '--log-level', 'warn'] });
     u = server(unlimited.url);
-    assert.match(unlimited.output(), /--limits testnet is ignored: this network was created with \\?"unlimited\\?" limits/);
+    await unlimited.outputMatching(/--limits testnet is ignored: this network was created with \\?"unlimited\\?" limits/);
     const max = await setting(u, 0);
     assert.ok(max.configSettingID === 0);
     assert.equal(max.contractMaxSizeBytes, U32_MAX);

@@ -185,7 +185,7 @@ test('the synthetic load-test meta streams (zstd, record-marked): ingested up to
       await waitForLedger(node, seqs[consecutive - 1]);
       await checkLedgers(node, metas.slice(0, consecutive));
       await waitForOutput(node, /ingestion stopped/);
-      assert.match(node.output(), new RegExp(`ledger ${seqs[consecutive]} follows ledger ${seqs[consecutive - 1]}`));
+      await node.outputMatching(new RegExp(`ledger ${seqs[consecutive]} follows ledger ${seqs[consecutive - 1]}`));
       assert.equal((await node.rpc('getLatestLedger')).result.sequence, seqs[consecutive - 1]);
     } finally { await node.stop(); }
   }
@@ -200,7 +200,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   try {
     await waitForLedger(node, 172628);
     await waitForOutput(node, /ingestion stopped/);
-    assert.match(node.output(), /808663/);
+    await node.outputMatching(/808663/);
     assert.equal((await node.rpc('getLatestLedger')).result.sequence, 172628, 'nothing after the gap');
   } finally { await node.stop(); }
 
@@ -215,7 +215,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   try {
     await waitForLedger(node, 997);
     await waitForOutput(node, /ingestion stopped/);
-    assert.match(node.output(), /998/);
+    await node.outputMatching(/998/);
     assert.equal((await node.rpc('getLatestLedger')).result.sequence, 997);
     assert.equal((await node.rpc('getLedgers', { startLedger: 997 })).result.ledgers.length, 1);
   } finally { await node.stop(); }
@@ -226,7 +226,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   node = await follow(['--meta-stream', wrong, '--network-passphrase', TESTNET]);
   try {
     await waitForOutput(node, /ingestion stopped/);
-    assert.match(node.output(), /no envelope in the tx set/);
+    await node.outputMatching(/no envelope in the tx set/);
     assert.equal((await node.rpc('getLatestLedger')).error?.code, -32603, 'no ledger stored');
   } finally { await node.stop(); }
 });

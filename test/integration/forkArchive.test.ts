@@ -80,8 +80,8 @@ describe('fork from a history archive (--fork-archive)', () => {
     assert.equal(next.sequence, n + 1);
     const header = xdr.LedgerHeaderHistoryEntry.schema.decode(Buffer.from(next.headerXdr, 'base64')).header;
     assert.equal(Buffer.from(header.previousLedgerHash).toString('hex'), nOnA.hash);
-    assert.match(b!.output(), /bootstrapping the state from the history archive/);
-    assert.match(b!.output(), /fork: checkpoint verified/, 'A\'s published checkpoint passes the checks');
+    await b!.outputMatching(/bootstrapping the state from the history archive/);
+    await b!.outputMatching(/fork: checkpoint verified/); // A's published checkpoint passes the checks
   });
 
   it('takes transactions: a faucet account, a payment, the counter from its value at N', async () => {
@@ -204,8 +204,8 @@ describe('fork from a real history archive alone (pubnet, --fork-ledger 100: che
       args: ['--log-level', 'info', '--close-mode', 'instant', '--fork-archive', fixture, '--fork-ledger', '100', '--network-passphrase', pubnet, '--accounts', '0'],
     });
     // no datastore holds 64..100: the fork is the checkpoint's, and says so
-    assert.match(c.output(), /--fork-ledger 100 is not a checkpoint ledger and there is no --datastore for ledgers 64\.\.100: the fork starts after checkpoint 63/);
-    assert.match(c.output(), /fork: checkpoint verified/);
+    await c.outputMatching(/--fork-ledger 100 is not a checkpoint ledger and there is no --datastore for ledgers 64\.\.100: the fork starts after checkpoint 63/);
+    await c.outputMatching(/fork: checkpoint verified/);
     assert.equal((await call(c, 'getHealth')).oldestLedger, 63);
     const expected = lastHeaderEntry('ledger-0000003f.xdr.gz');
     assert.equal(expected.header.ledgerSeq, 63);

@@ -46,7 +46,7 @@ describe('--protocol: the protocol a new network starts at', () => {
       await at29.stop();
       at29 = await startNodeProcess({ dbPath: at29.dbPath, args: ['--log-level', 'warn', '--protocol', '28'] });
       assert.equal(await protocolOf(at29), 29);
-      assert.match(at29.output(), /--protocol 28 is ignored: this network runs protocol 29/);
+      await at29.outputMatching(/--protocol 28 is ignored: this network runs protocol 29/);
     } finally {
       await at29.stop();
     }

@@ -14,6 +14,12 @@ export interface NodeProcess {
   dbPath: string;
   child: ChildProcess;
   output(): string;
+  /**
+   * Resolves once the output matches `pattern` (the node writes its log in batches, a few
+   * milliseconds after the line, so a line logged at start may follow the first answer); fails with
+   * the output after `ms`.
+   */
+  outputMatching(pattern: RegExp, ms?: number): Promise<void>;
   /** JSON-RPC call returning the whole response object. */
   rpc(method: string, params?: unknown): Promise<any>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -97,6 +103,12 @@ export async function startNodeProcess(opts: StartOptions = {}): Promise<NodePro
   return {
     url, dbPath, child, rpc,
     output: () => out,
+    async outputMatching(pattern, ms = 10_000) {
+      for (const until = Date.now() + ms; !pattern.test(out);) {
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`no output matching ${pattern} in ${ms} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     stop: (signal: NodeJS.Signals = 'SIGTERM') => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve(child.exitCode);
       child.once('exit', (code) => resolve(code));

@@ -65,6 +65,8 @@ export interface DispatcherOptions {
   maxResponseBodyBytes?: number;
   /** Who may call privileged methods; without one, every caller may (in-process use). */
   callerPolicy?: CallerPolicy;
+  /** How long a batch starts its elements before going on in a later turn (default CALL_SLICE_MS). */
+  batchSliceMs?: number;
 }
 
 /** What one request's messages share (an HTTP request, or a WebSocket message). */
@@ -209,8 +211,10 @@ export class Dispatcher {
   private readonly callerPolicy: CallerPolicy | undefined;
   readonly maxBatchSize: number;
   readonly maxResponseBodyBytes: number;
+  private readonly batchSliceMs: number;
 
   constructor(options: DispatcherOptions) {
+    this.batchSliceMs = options.batchSliceMs ?? CALL_SLICE_MS;
     this.ctx = options.ctx;
     this.maxResponseBodyBytes = options.maxResponseBodyBytes ?? options.ctx.config.maxResponseBodyBytes;
     this.logger = options.logger;
@@ -265,7 +269,7 @@ export class Dispatcher {
     const started = performance.now();
     for (let i = 0; i < n; i++) {
       // a long batch (1,000 elements) is started over several turns of the event loop
-      if (performance.now() - started >= CALL_SLICE_MS) return this.startRest(body, i, parts, scope, budget);
+      if (performance.now() - started >= this.batchSliceMs) return this.startRest(body, i, parts, scope, budget);
       const r = this.one(body[i], scope, budget);
       parts[i] = r;
       if (r !== null && typeof r !== 'string') pending = true;
@@ -276,7 +280,7 @@ export class Dispatcher {
 
   /** Starts a batch's elements from `from` on, a slice at a time, then joins every answer. */
   private async startRest(body: unknown[], from: number, parts: Array<Answer | Promise<Answer>>, scope: RequestScope, budget: AnswerBudget): Promise<Answer> {
-    const slices = new SlicedWork(() => false, CALL_SLICE_MS);
+    const slices = new SlicedWork(() => false, this.batchSliceMs);
     for (let i = from; i < body.length; i++) {
       await slices.checkpoint();
       parts[i] = this.one(body[i], scope, budget);

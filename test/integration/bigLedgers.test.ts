@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DatastoreWriter } from '../../src/sources/datastore/datastoreWriter.ts';
 import { freshRpc, startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
 import { StreamClient } from './support/streamClient.ts';
-import { openSse, streamUrl, type SseStream } from './support/sse.ts';
+import { openSse, streamUrl, type SseEvent, type SseStream } from './support/sse.ts';
 import {
   LedgerChain, NATIVE_SAC, SYNTHETIC_PASSPHRASE, emptyTemplate, hugeTransactionTemplate, manyEventsTemplate,
   payerAddress, sacTransfersTemplate, type LedgerTemplate, type MadeLedger,
@@ -72,6 +72,7 @@ describe('ledgers of any size are ingested, streamed and served', () => {
   const subs: Record<string, string> = {};
   const results = (name: string): any[] => ws[name].results(subs[name]);
   let sseEvents: SseStream;
+  let sseTaken: Promise<SseEvent[]>;
   let last: number;
   const wsClosed: Record<string, { code: number; reason: string }> = {};
 
@@ -103,6 +104,11 @@ describe('ledgers of any size are ingested, streamed and served', () => {
     const sse = await openSse(streamUrl(node.url, 'events', { filters: [{ topics: [['AAAADwAAAAh0cmFuc2Zlcg==', '*', '*', '*']] }] }));
     assert.equal(sse.status, 200, sse.body);
     sseEvents = sse.stream!;
+    // read as they come, as a subscriber that keeps up does (left unread for the tests before its
+    // own, the stream would be dropped as too slow on a loaded machine)
+    const wanted = Object.values(cases).reduce((n, c) => n + c.template.transferEvents, 0);
+    sseTaken = sseEvents.take(wanted);
+    sseTaken.catch(() => { /* reported by its test */ });
     // the subscriptions are live once the next ledger is delivered to them
     const l = chain.make(empty);
     writer.write({ sequence: l.sequence, bytes: l.bytes });
@@ -195,8 +201,7 @@ describe('ledgers of any size are ingested, streamed and served', () => {
   });
 
   it('Server-Sent Events deliver every transfer event of the three ledgers', async () => {
-    const want = Object.values(cases).reduce((n, c) => n + c.template.transferEvents, 0);
-    const got = await sseEvents.take(want);
+    const got = await sseTaken;
     const ledgers = new Set(got.map((e) => JSON.parse(e.data).ledger));
     assert.deepEqual([...ledgers], Object.values(cases).map((c) => c.ledger!.sequence));
   });

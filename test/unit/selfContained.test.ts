@@ -33,10 +33,12 @@ function escapes(file: string, text: string): string[] {
     for (const m of line.matchAll(/['"`]((?:\.\.\/)+[^'"`\s]*)['"`]/g)) {
       if (!inside(resolve(ROOT, dirname(file), m[1])) && !inside(resolve(ROOT, m[1]))) found.push(`${at}: ${m[1]}`);
     }
-    // a folder beside the repository, written piece by piece (join(ROOT, '..', 'shared'))
-    if (/['"`]\.\.['"`]\s*,\s*['"`]shared/.test(line)) found.push(`${at}: '..', 'shared'`);
-    // the development machine's own folders
-    if (/\/work\/(shared|main)\b/.test(line)) found.push(`${at}: ${/\/work\/\w+/.exec(line)![0]}`);
+    // a folder beside the repository, written piece by piece from the root, then up, then down
+    const beside = /\b(?:ROOT|root|repoRoot)\s*,\s*['"`]\.\.['"`]\s*,\s*['"`]([^'"`.][^'"`]*)['"`]/.exec(line);
+    if (beside) found.push(`${at}: the root's '..', '${beside[1]}'`);
+    // this development machine's own folders, by absolute path
+    const machine = /['"`](\/work\/[^'"`\s]*)/.exec(line);
+    if (machine) found.push(`${at}: ${machine[1]}`);
   });
   return found;
 }
@@ -49,9 +51,10 @@ test('no tracked file reads a path outside the repository', () => {
 });
 
 test('the scan finds the ways out it looks for', () => {
-  assert.deepEqual(escapes('test/unit/x.test.ts', "readFileSync('../../../shared/fixtures/a.json')").length, 1);
-  assert.deepEqual(escapes('bench/x.ts', "join(ROOT, '..', 'shared', 'reference')").length, 1);
-  assert.deepEqual(escapes('scripts/x.ts', 'const dir = "/work/shared/notes"').length, 1);
-  assert.deepEqual(escapes('src/rpc/methods/dev/x.ts', "import { a } from '../shared/a.ts'"), []);
+  assert.equal(escapes('test/unit/x.test.ts', "readFileSync('../../../beside/fixtures/a.json')").length, 1);
+  assert.equal(escapes('bench/x.ts', "join(ROOT, '..', 'beside', 'reference')").length, 1);
+  assert.equal(escapes('scripts/x.ts', 'const dir = "/work/beside/notes"').length, 1);
+  assert.deepEqual(escapes('src/rpc/methods/dev/x.ts', "import { a } from '../common/a.ts'"), []);
+  assert.deepEqual(escapes('scripts/xdr/x.ts', "const root = join(fileURLToPath(import.meta.url), '..', '..', '..')"), []);
   assert.deepEqual(escapes('README.md', '[layout](docs/layout.md), [up](../README.md)'), []);
 });

@@ -12,6 +12,7 @@ import { Address, Asset, Keypair, Operation, TransactionBuilder, nativeToScVal, 
 import { startNetwork, type Network } from '../src/library/startNetwork.ts';
 import { startNodeProcess } from '../test/integration/support/nodeProcess.ts';
 import { deployCounter } from './counter.ts';
+import { RpcClient } from './rpcClient.ts';
 import type { Row } from './report.ts';
 import { fmt, median } from './stats.ts';
 
@@ -39,16 +40,9 @@ interface Target {
   request<T>(method: string, params?: Record<string, unknown>): Promise<T>;
 }
 
-function viaHttp(rpcUrl: string, passphrase: string): Target {
-  return {
-    rpcUrl, passphrase,
-    async request<T>(method: string, params?: Record<string, unknown>): Promise<T> {
-      const r = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-      const answer = await r.json() as { result?: T; error?: { message: string } };
-      if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
-      return answer.result as T;
-    },
-  };
+/** A node process as a Target, through the bench's JSON-RPC client. */
+function viaHttp(client: RpcClient, passphrase: string): Target {
+  return { rpcUrl: client.url.href.replace(/\/$/, ''), passphrase, request: (method, params) => client.call(method, params) };
 }
 
 /** Start times, in a fresh process: the first network and a second one after it. */
@@ -141,11 +135,13 @@ export async function runLibraryBench(o: LibraryBenchOptions, log: (m: string) =
   // the same suite against a node process, then once more in process (interleaved: noise hits both)
   const node = await startNodeProcess({ args: ['--close-mode', 'instant', '--accounts', '10', '--log-level', 'warn'], protocol: PROTOCOL });
   const separate: number[] = [];
+  const client = new RpcClient(node.url, 1);
   try {
-    const target = viaHttp(node.url, (await viaHttp(node.url, '').request<{ passphrase: string }>('getNetwork')).passphrase);
+    const target = viaHttp(client, (await client.call<{ passphrase: string }>('getNetwork')).passphrase);
     const nodeCounter = await testSizedState(target, payer, payee);
     separate.push(await suite(target, o.tests, payee, nodeCounter));
   } finally {
+    client.close();
     await node.stop();
   }
   const again = await startNetwork({ accounts: 10, protocol: PROTOCOL });

@@ -23,7 +23,19 @@ const webRoutesApart: Plugin = {
     b.onResolve({ filter: /^\.\/webRoutes\.ts$/ }, (args) => (args.importer.endsWith('httpServer.ts') ? { path: './webRoutes.cjs', external: true } : undefined));
   },
 };
+/** What every bundle shares: Node 22 and later, native addons loaded from their own files at run time. */
+const NODE_BUNDLE: BuildOptions = { bundle: true, platform: 'node', target: 'node22', logLevel: 'warning', external: ['*.node'] };
+/**
+ * A CommonJS bundle: the sources find the addon and package.json from their own URL, which in
+ * CommonJS is the bundle's file.
+ */
+const COMMONJS: BuildOptions = {
+  ...NODE_BUNDLE, format: 'cjs',
+  define: { 'import.meta.url': '__lumenBundleUrl' },
+  banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 await build({
+  ...COMMONJS,
   // the others: fastify's routes (loaded at the first request for one) and the thread datastore
   // batches are walked on (src/sources/datastore/batchWalker.ts)
   entryPoints: { 'lumen-rpc': 'src/cli/program.ts', webRoutes: 'src/transport/webRoutes.ts', 'lumen-rpc-batch-walker': 'src/sources/datastore/batchWalkWorker.ts' },
@@ -32,46 +44,24 @@ await build({
   supported: { 'dynamic-import': false },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
   sourcemap: 'linked',
-  logLevel: 'warning',
-  // native addons are loaded from their own files at run time
-  external: ['*.node'],
-  // the sources find the addon and package.json from their own URL: the bundle's, in CommonJS
-  define: { 'import.meta.url': '__lumenBundleUrl' },
-  banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 // lumen-rpc as a library (package.json's exports): src/library/startNetwork.ts in one file for
 // `import` and one for `require` (jest's default), each holding fastify's routes (a test's network
 // starts once, so splitting them off would save nothing); the batch walker's thread is the file
 // above. Bundled CommonJS dependencies call require, which an ES module gets from createRequire.
-const library: BuildOptions = {
-  entryPoints: ['src/library/startNetwork.ts'],
-  bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning', external: ['*.node'],
-};
+const library: BuildOptions = { entryPoints: ['src/library/startNetwork.ts'], sourcemap: 'linked' };
 // `npm start` (--cli-only) needs only the command line's files
 if (!process.argv.includes('--cli-only')) await Promise.all([
   build({
-    ...library, format: 'esm', outfile: 'dist/library.mjs',
+    ...NODE_BUNDLE, ...library, format: 'esm', outfile: 'dist/library.mjs',
     banner: { js: "import { createRequire as __lumenCreateRequire } from 'node:module'; const require = __lumenCreateRequire(import.meta.url);" },
   }),
-  build({
-    ...library, format: 'cjs', outfile: 'dist/library.cjs',
-    define: { 'import.meta.url': '__lumenBundleUrl' },
-    banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  }),
+  build({ ...COMMONJS, ...library, outfile: 'dist/library.cjs' }),
   Promise.resolve().then(writeLibraryTypes),
   // the addon's build as an installed package runs it (bin/installNative.js): Node does not strip
   // types under node_modules
-  build({
-    entryPoints: { 'lumen-rpc-build-native': 'native/build.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node22', logLevel: 'warning',
-    define: { 'import.meta.url': '__lumenBundleUrl' },
-    banner: { js: "var __lumenBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  }),
+  build({ ...COMMONJS, entryPoints: ['native/build.ts'], outfile: 'dist/lumen-rpc-build-native.cjs' }),
 ]);
 // the ES module bundle earlier builds made
 rmSync('dist/lumen-rpc.mjs', { force: true });

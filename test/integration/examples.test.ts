@@ -2,19 +2,16 @@
 // import lumen-rpc by name (package.json's exports, so the bundles `npm test` builds first).
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from './support/commands.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin');
 
-/** Runs `command` in the repository, as from a shell; its status and output. */
+/** Runs `command` in the repository with its tools first on PATH; its status and output. */
 function run(command: string, args: string[], env: Record<string, string> = {}): { status: number | null; output: string } {
-  // the project's Node first on PATH (the runners' scripts start with `#!/usr/bin/env node`), and
-  // not as a child of this test run (node:test would skip a nested run)
-  const { NODE_TEST_CONTEXT: _nested, ...ours } = process.env;
-  const r = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', env: { ...ours, PATH: `${BIN}:${process.env.PATH}`, ...env }, timeout: 240_000 });
+  const r = runCommand(command, args, { cwd: ROOT, pathFirst: BIN, env });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
 

@@ -5,21 +5,20 @@
 // the sources, tests or benches.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './support/nodeProcess.ts';
+import { runCommand, userEnv } from './support/commands.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // a user's Node (>= 22.15): the project's own, first on PATH
-const PATH = `${dirname(process.execPath)}:${process.env.PATH}`;
-const { NODE_TEST_CONTEXT: _nested, ...inherited } = process.env;
-const ENV = { ...inherited, PATH };
+const NODE_DIR = dirname(process.execPath);
 
 function run(command: string, args: string[], cwd: string): string {
-  const r = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', timeout: 240_000 });
+  const r = runCommand(command, args, { cwd, pathFirst: NODE_DIR });
   assert.equal(r.status, 0, `${command} ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -58,7 +57,7 @@ describe('the packed package in an empty project', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // its own process group: npx starts the node as a child, which a signal to npx alone would leave running
-    const node: ChildProcess = spawn('npx', ['lumen-rpc', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', join(folder, 'cli.sqlite'), '--close-mode', 'manual'], { cwd: app, env: ENV, stdio: 'ignore', detached: true });
+    const node: ChildProcess = spawn('npx', ['lumen-rpc', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', join(folder, 'cli.sqlite'), '--close-mode', 'manual'], { cwd: app, env: userEnv(NODE_DIR), stdio: 'ignore', detached: true });
     const exited = new Promise((resolve) => node.once('exit', resolve));
     try {
       let latest: number | undefined;
@@ -94,7 +93,7 @@ console.log(JSON.stringify({ before, after, account: net.accounts[0].publicKey }
     renameSync(addon, `${addon}.away`);
     try {
       for (const [env, needs] of [[{ CARGO: '/nonexistent/cargo' }, /needs cargo/], [{ CC: '/nonexistent/cc' }, /needs a C compiler/]] as const) {
-        const r = spawnSync(process.execPath, ['bin/installNative.js'], { cwd: installed, env: { ...ENV, ...env }, encoding: 'utf8' });
+        const r = runCommand(process.execPath, ['bin/installNative.js'], { cwd: installed, pathFirst: NODE_DIR, env });
         assert.equal(r.status, 0, r.stderr);
         const lines = r.stderr.trim().split('\n');
         assert.equal(lines.length, 1, r.stderr);

@@ -97,10 +97,12 @@ describe('clients that leave heavy answers unread are refused themselves; the ot
   const SMALL_HEAVY = body('getLedgers', { startLedger: FIRST, pagination: { limit: 1 } });
   let heavyBytes = 0;
 
-  const queuedBytes = async (): Promise<number> => {
+  /** One of the node's metrics, read from its /metrics. */
+  const metric = async (name: string): Promise<number> => {
     const text = await (await fetch(metricsUrl)).text();
-    return Number(/^lumen_rpc_http_queued_response_bytes (\d+)/m.exec(text)![1]);
+    return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)![1]);
   };
+  const queuedBytes = (): Promise<number> => metric('lumen_rpc_http_queued_response_bytes');
   const client = (address: string): ClientAt => {
     const c = new ClientAt(node.url, address);
     clients.push(c);
@@ -189,10 +191,7 @@ describe('clients that leave heavy answers unread are refused themselves; the ot
   });
 
   it('a WebSocket connection that leaves its answers unread is refused itself; its light calls are answered', async () => {
-    const heldBytes = async (): Promise<number> => {
-      const text = await (await fetch(metricsUrl)).text();
-      return Number(/^lumen_rpc_stream_held_bytes (\d+)/m.exec(text)![1]);
-    };
+    const heldBytes = (): Promise<number> => metric('lumen_rpc_stream_held_bytes');
     const ws = await StreamClient.open(node.url, '/', { localAddress: '127.0.0.30' });
     try {
       // the client stops reading: the heavy answer stays with its connection, over the share (8 MiB)

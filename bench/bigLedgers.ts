@@ -33,6 +33,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatastoreWriter } from '../src/sources/datastore/datastoreWriter.ts';
 import { loadNative } from '../src/host/native.ts';
+import { nativeLedgerToBatch } from '../src/ingest/nativeLedgerToBatch.ts';
+import { LedgerWriter } from '../src/ingest/ledgerWriter.ts';
+import { LedgerFeed } from '../src/ingest/ledgerFeed.ts';
+import { SqliteStore } from '../src/store/sqlite/sqliteStore.ts';
+import { networkIdOf } from '../src/xdr/codec.ts';
 import { freePort, startNodeProcess, type NodeProcess } from '../test/integration/support/nodeProcess.ts';
 import { LedgerChain, NATIVE_SAC, SYNTHETIC_PASSPHRASE, emptyTemplate, sacTransfersTemplate } from '../test/support/sacLedgers.ts';
 import type { Row } from './report.ts';
@@ -52,7 +57,7 @@ export interface BigLedgersBenchOptions {
   retention: number;
 }
 
-export const DEFAULT_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 100, alone: 20, warmup: 3, transactions: 6000, readers: 8, idleSeconds: 10, retention: 30 };
+export const DEFAULT_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 100, alone: 20, warmup: 3, transactions: 6000, readers: 8, idleSeconds: 6, retention: 30 };
 export const QUICK_BIG_LEDGERS_OPTIONS: BigLedgersBenchOptions = { ledgers: 8, alone: 4, warmup: 2, transactions: 6000, readers: 8, idleSeconds: 3, retention: 30 };
 
 const STELLAR_BAR_MS = 140;
@@ -121,6 +126,40 @@ class Readers {
   }
 }
 
+/** Ledgers converted and committed in process for the storage floor (the first ones made). */
+const FLOOR_LEDGERS = 7;
+
+/**
+ * What storing one of these ledgers costs with nothing else in the way: the addon's conversion to
+ * rows and the commit through the one commit point, over a fresh store, medians over the ledgers.
+ */
+function storageFloor(genesis: Uint8Array, ledgers: Uint8Array[], retention: number): { convert: number; commit: number; total: number; samples: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-bench-big-floor-'));
+  const store = new SqliteStore(join(dir, 'floor.sqlite'));
+  try {
+    const networkId = networkIdOf(SYNTHETIC_PASSPHRASE);
+    const writer = new LedgerWriter(store, new LedgerFeed(), retention);
+    writer.write([nativeLedgerToBatch(genesis, networkId)]);
+    const convert: number[] = [];
+    const commit: number[] = [];
+    const total: number[] = [];
+    for (const bytes of ledgers) {
+      const t0 = performance.now();
+      const batch = nativeLedgerToBatch(bytes, networkId);
+      const t1 = performance.now();
+      writer.write([batch]);
+      const t2 = performance.now();
+      convert.push(t1 - t0);
+      commit.push(t2 - t1);
+      total.push(t2 - t0);
+    }
+    return { convert: median(convert), commit: median(commit), total: median(total), samples: ledgers.length };
+  } finally {
+    store.close?.();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * CPU milliseconds a process has used (all its threads), from /proc: on a shared machine, what a
  * ledger cost the node whatever share of the cores it got.
@@ -166,11 +205,13 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     let decodeCpuMs = 0;
     const t1 = performance.now();
     let compressed = 0;
+    const floorBytes: Uint8Array[] = [];
     for (let i = 0; i < opts.warmup + opts.alone + opts.ledgers; i++) {
       const l = chain.make(template);
       staged.write({ sequence: l.sequence, bytes: l.bytes });
       compressed += statSync(join(staging, staged.keyOf(l.sequence))).size;
       ledgers.push({ sequence: l.sequence, lastTx: l.txHashes.at(-1)!, hashes: l.txHashes });
+      if (i < FLOOR_LEDGERS) floorBytes.push(l.bytes);
       if (i < 3) {
         const cpu = process.cpuUsage();
         decodeMs.push(...loadNative().benchDecodeLedgerCloseMeta(l.bytes, 3));
@@ -181,6 +222,9 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     const decode = median(decodeMs);
     const decodeCpu = decodeCpuMs / decodeMs.length;
     log(`  ${ledgers.length} ledgers made and compressed (${fmt(compressed / ledgers.length / 1e6, 2)} MB a file) in ${fmt((performance.now() - t1) / 1000, 1)} s; Rust decode ${fmt(decode, 1)} ms a ledger (median of ${decodeMs.length})`);
+
+    const floor = storageFloor(genesis.bytes, floorBytes, opts.retention);
+    log(`  storage floor (this process, no node): addon conversion ${fmt(floor.convert, 0)} ms + commit ${fmt(floor.commit, 0)} ms = ${fmt(floor.total, 0)} ms a ledger (median of ${floor.samples}), ${(floor.total / decode).toFixed(1)}x Rust decode`);
 
     const admin = await freePort();
     node = await startNodeProcess({
@@ -269,6 +313,11 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
         target: `p99 <= ${TARGET_DECODE_RATIO}x Rust decode`, verdict: p99Ratio <= TARGET_DECODE_RATIO ? 'PASS' : 'FAIL',
       },
       {
+        metric: `Storage floor of one such ledger: the addon's conversion to rows and the commit (LedgerWriter.write), in process, no node`,
+        value: `${fmt(floor.total, 0)} ms (conversion ${fmt(floor.convert, 0)}, commit ${fmt(floor.commit, 0)})`,
+        ratio: `${(floor.total / decode).toFixed(1)}x Rust decode`, target: 'reported (the floor under the ingestion row)', verdict: 'n/a',
+      },
+      {
         metric: `The same ledgers with no reader (ingestion alone, ${aloneMs.length} ledgers)`,
         value: `p50 ${fmt(percentile(aloneMs, 50), 0)} ms, p99 ${fmt(percentile(aloneMs, 99), 0)} ms`,
         ratio: `p99 ${(percentile(aloneMs, 99) / decode).toFixed(1)}x Rust decode`, target: 'reported', verdict: 'n/a',
@@ -281,6 +330,7 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
       `- While the ${opts.readers} readers read, ms: p50 ${fmt(p50, 0)}, p90 ${fmt(percentile(latencies, 90), 0)}, p99 ${fmt(p99, 0)}, max ${fmt(Math.max(...latencies), 0)}; ${fmt(opts.ledgers / loadSeconds, 2)} ledgers/s (${fmt(opts.ledgers * opts.transactions / loadSeconds, 0)} transactions/s) over ${fmt(loadSeconds, 0)} s`,
       `- CPU time (all threads of the node process, /proc) per ledger with no reader: ${fmt(aloneCpuPerLedger, 0)} ms, ${(aloneCpuPerLedger / decodeCpu).toFixed(1)}x the Rust decode's CPU time (${fmt(decodeCpu, 0)} ms): on this shared machine the wall-clock figures depend on the share of the 2 cores the node got, this does not`,
       `- The node's own ledger_ingestion_duration_seconds{type="total"} (conversion wait, checks, commit): p50 ${fmt((nodeP50 ?? NaN) * 1000, 0)} ms, p99 ${fmt((nodeP99 ?? NaN) * 1000, 0)} ms`,
+      `- Storage floor, in this process before the node starts: ${floor.samples} of the same ledgers converted by the addon (nativeLedgerToBatch, the call the node's conversion worker makes) and committed through a LedgerWriter over a fresh SqliteStore (retention ${opts.retention}), each step timed, medians: conversion ${fmt(floor.convert, 0)} ms, commit ${fmt(floor.commit, 0)} ms, both ${fmt(floor.total, 0)} ms = ${(floor.total / decode).toFixed(1)}x the Rust decode. The node cannot ingest a ledger faster than this on this machine; it adds reading and decompressing the file, the checks, the hand-off from the worker and the answer that shows it. Against the target of ${TARGET_DECODE_RATIO}x the decode, this floor alone is ${(floor.total / decode / TARGET_DECODE_RATIO).toFixed(1)}x the budget`,
       `- Rust decode of the same ledger (stellar-xdr crate, benchDecodeLedgerCloseMeta, this process, before the node started): ${fmt(decode, 1)} ms median (${decodeMs.map((x) => fmt(x, 0)).join(', ')}); p50 ratio ${(p50 / decode).toFixed(1)}x, p99 ratio ${p99Ratio.toFixed(1)}x`,
       `- Readers (${opts.readers} clients, getEvents of the SAC's events 100 a page / getTransaction of random recent hashes): idle ${opts.idleSeconds} s then during the ingestion. getEvents p50/p99 idle ${fmt(percentile(idle.events, 50), 1)}/${fmt(percentile(idle.events, 99), 1)} ms, loaded ${fmt(percentile(load.events, 50), 1)}/${fmt(percentile(load.events, 99), 1)} ms; getTransaction idle ${fmt(percentile(idle.transaction, 50), 1)}/${fmt(percentile(idle.transaction, 99), 1)} ms, loaded ${fmt(percentile(load.transaction, 50), 1)}/${fmt(percentile(load.transaction, 99), 1)} ms`,
       `- Reader requests that got no answer (connection errors): ${idleFailures} idle, ${readers.failures} under load`,

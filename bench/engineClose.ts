@@ -230,6 +230,51 @@ function largestUnderCadence(engine: EngineLedgers, frames: TransactionFrame[], 
   };
 }
 
+/**
+ * Every kind's transactions succeed in the measured ledger (and the roles do what they say). Its
+ * own function, so that the two closed ledgers (their metas) are garbage before any timed close.
+ */
+function checkLedgers(engine: EngineLedgers, orders: TransactionFrame[], payments: TransactionFrame[]): string {
+  const check = engine.close(orders).closed;
+  failures(check, 'order-book ledger');
+  failures(engine.close(payments).closed, 'payments ledger');
+  return describeOrders(check);
+}
+
+/**
+ * The close-only rows: the payments and order-book ledgers, sampled alternately, and the largest
+ * of each under the cadence. Its own function so that what it holds (24,000 prepared transactions,
+ * the check ledgers' metas) is garbage before the close-and-store samples: a node's heap holds no
+ * such leftovers, and their collection would be timed as the store's.
+ */
+function measureCloses(engine: EngineLedgers, market: Market, size: MarketSize, opts: EngineBenchOptions, log: (m: string) => void) {
+  const t1 = performance.now();
+  const seqs = market.lanes.map((k) => engine.seq(k));
+  const payments = market.lanes.map((_, i) => engine.frame(market.payment(i, seqs[i])));
+  const orders = market.lanes.slice(0, size.tradingLanes).map((_, i) => engine.frame(market.order(i, seqs[i], 0)));
+  log(`  ${payments.length + orders.length} transactions built, signed and verified in ${fmt((performance.now() - t1) / 1000, 1)} s`);
+
+  const roleStats = checkLedgers(engine, orders.slice(0, opts.ledgerTxs), payments.slice(0, opts.ledgerTxs));
+
+  // interleaved, so that background load hits both kinds alike
+  const payMs: number[] = [];
+  const orderMs: number[] = [];
+  for (let s = 0; s < opts.samples; s++) {
+    payMs.push(engine.close(payments.slice(0, opts.ledgerTxs)).ms);
+    orderMs.push(engine.close(orders.slice(0, opts.ledgerTxs)).ms);
+    log(`  sample ${s + 1}/${opts.samples}: ${opts.ledgerTxs} payments ${fmt(payMs[s])} ms, ${opts.ledgerTxs} offers/path payments ${fmt(orderMs[s])} ms`);
+  }
+  const ratios = payMs.map((p, i) => p / orderMs[i]);
+  const payRate = opts.ledgerTxs / (median(payMs) / 1000);
+  const orderRate = opts.ledgerTxs / (median(orderMs) / 1000);
+
+  log('  largest payments ledger under 1 s:');
+  const paySearch = largestUnderCadence(engine, payments, { n: opts.ledgerTxs, ms: median(payMs) }, opts.searchSamples, opts.searchSteps, log);
+  log('  largest order-book ledger under 1 s:');
+  const orderSearch = largestUnderCadence(engine, orders, { n: opts.ledgerTxs, ms: median(orderMs) }, opts.searchSamples, opts.searchSteps, log);
+  return { payMs, orderMs, ratios, payRate, orderRate, paySearch, orderSearch, roleStats };
+}
+
 export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {
   const size: MarketSize = { lanes: Math.max(opts.paymentLanes, opts.tradingLanes, opts.ledgerTxs), tradingLanes: Math.max(opts.tradingLanes, opts.ledgerTxs), makers: opts.makers, offersPerMaker: opts.offersPerMaker };
   const market = new Market(size);
@@ -239,34 +284,8 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
     for (const step of market.steps()) engine.runStep(step);
     log(`  setup: ${market.lanes.length} lanes (${size.tradingLanes} trading), ${market.offers} resting offers in ${market.books.length} books, ${engine.prev.header.ledgerSeq} ledgers, ${fmt((performance.now() - t0) / 1000, 1)} s`);
 
-    const t1 = performance.now();
-    const seqs = market.lanes.map((k) => engine.seq(k));
-    const payments = market.lanes.map((_, i) => engine.frame(market.payment(i, seqs[i])));
-    const orders = market.lanes.slice(0, size.tradingLanes).map((_, i) => engine.frame(market.order(i, seqs[i], 0)));
-    log(`  ${payments.length + orders.length} transactions built, signed and verified in ${fmt((performance.now() - t1) / 1000, 1)} s`);
-
-    // every kind's transactions succeed in the measured ledger (and the roles do what they say)
-    const check = engine.close(orders.slice(0, opts.ledgerTxs)).closed;
-    failures(check, 'order-book ledger');
-    failures(engine.close(payments.slice(0, opts.ledgerTxs)).closed, 'payments ledger');
-    const roleStats = describeOrders(check);
-
-    // interleaved, so that background load hits both kinds alike
-    const payMs: number[] = [];
-    const orderMs: number[] = [];
-    for (let s = 0; s < opts.samples; s++) {
-      payMs.push(engine.close(payments.slice(0, opts.ledgerTxs)).ms);
-      orderMs.push(engine.close(orders.slice(0, opts.ledgerTxs)).ms);
-      log(`  sample ${s + 1}/${opts.samples}: ${opts.ledgerTxs} payments ${fmt(payMs[s])} ms, ${opts.ledgerTxs} offers/path payments ${fmt(orderMs[s])} ms`);
-    }
-    const ratios = payMs.map((p, i) => p / orderMs[i]);
-    const payRate = opts.ledgerTxs / (median(payMs) / 1000);
-    const orderRate = opts.ledgerTxs / (median(orderMs) / 1000);
-
-    log('  largest payments ledger under 1 s:');
-    const paySearch = largestUnderCadence(engine, payments, { n: opts.ledgerTxs, ms: median(payMs) }, opts.searchSamples, opts.searchSteps, log);
-    log('  largest order-book ledger under 1 s:');
-    const orderSearch = largestUnderCadence(engine, orders, { n: opts.ledgerTxs, ms: median(orderMs) }, opts.searchSamples, opts.searchSteps, log);
+    const closes = measureCloses(engine, market, size, opts, log);
+    const { payMs, orderMs, ratios, payRate, orderRate, paySearch, orderSearch, roleStats } = closes;
     // last: every stored ledger moves the lanes' sequence numbers on, which the frames above used
     log('  close and store (the standalone network\'s steps):');
     const stored = closeAndStorePayments(engine, market, opts.ledgerTxs, opts.storeSamples, log);
@@ -291,7 +310,7 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
     const searchLine = (name: string, s: Search) => `- ${name}: closes tried (transactions: median ms) ${s.tried.map((t) => `${t.n.toLocaleString('en-US')}: ${fmt(t.ms)}`).join(', ')}. Largest under 1 s: ${largestCell(s)}${s.smallestOver ? `; smallest over: ${s.smallestOver.toLocaleString('en-US')} (${fmt(s.smallestOverMs!)} ms)` : ''}${s.capped ? ' — every prepared lane fit, the limit is higher' : ''}.`;
     const details = [
       '### Engine close time', '',
-      `The ledger engine alone, in the bench process: \`closeLedgerSteps\` (fee charging, validation, apply, the meta) run to its end and timed, over the node's own kind of state (a SqliteStore written through the standalone network's path: meta encoded, \`closedLedgerBatch\`, \`LedgerWriter.write\`, \`OrderBook.apply\`; entries read from SQLite and decoded per key, offers from the committed order book). Not timed: encoding the meta, converting and storing it, which the node does after the close (see the close and store row, and the end-to-end section). The setup is applied through the engine too: ${market.lanes.length.toLocaleString('en-US')} lane accounts (${size.tradingLanes!.toLocaleString('en-US')} with trustlines to 3 credit assets), ${opts.makers} makers placing ${market.offers.toLocaleString('en-US')} resting offers over ${market.books.length} books (every ordered pair of XLM, USD, EUR, BTC; bench/market.ts). Every transaction comes from its own source account (one per account per ledger, as the queue admits them), with one operation; signatures are verified before the clock starts, as the node does at submission. closeLedgerSteps writes nothing to the state, so each sample closes the same ledger over the same state; payments and order-book ledgers alternate, ${opts.samples} samples each, medians reported; the ratio is the median of per-sample ratios.`, '',
+      `The ledger engine alone, in a process of its own (bench/engineCloseProcess.ts: the bench process by then holds what the earlier sections left, which every collection during a close would mark): \`closeLedgerSteps\` (fee charging, validation, apply, the meta) run to its end and timed, over the node's own kind of state (a SqliteStore written through the standalone network's path: meta encoded, \`closedLedgerBatch\`, \`LedgerWriter.write\`, \`OrderBook.apply\`; entries read from SQLite and decoded per key, offers from the committed order book). Not timed: encoding the meta, converting and storing it, which the node does after the close (see the close and store row, and the end-to-end section). The setup is applied through the engine too: ${market.lanes.length.toLocaleString('en-US')} lane accounts (${size.tradingLanes!.toLocaleString('en-US')} with trustlines to 3 credit assets), ${opts.makers} makers placing ${market.offers.toLocaleString('en-US')} resting offers over ${market.books.length} books (every ordered pair of XLM, USD, EUR, BTC; bench/market.ts). Every transaction comes from its own source account (one per account per ledger, as the queue admits them), with one operation; signatures are verified before the clock starts, as the node does at submission. closeLedgerSteps writes nothing to the state, so each sample closes the same ledger over the same state; payments and order-book ledgers alternate, ${opts.samples} samples each, medians reported; the ratio is the median of per-sample ratios.`, '',
       `The order-book ledger: lane i sends role i mod 12 (${ROLES.length} roles): ${roleStats}.`, '',
       '| Sample | Payments ledger ms | Offers/path payments ledger ms | Ratio (payments ms / offers ms) |', '|---|---|---|---|',
       ...payMs.map((p, i) => `| ${i + 1} | ${fmt(p)} | ${fmt(orderMs[i])} | ${ratios[i].toFixed(2)} |`), '',

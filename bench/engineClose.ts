@@ -244,8 +244,8 @@ function checkLedgers(engine: EngineLedgers, orders: TransactionFrame[], payment
 /**
  * The close-only rows: the payments and order-book ledgers, sampled alternately, and the largest
  * of each under the cadence. Its own function so that what it holds (24,000 prepared transactions,
- * the check ledgers' metas) is garbage before the close-and-store samples: a node's heap holds no
- * such leftovers, and their collection would be timed as the store's.
+ * the check ledgers' metas) is garbage before the close-and-store samples, which time a node's
+ * steps: a node's heap holds no such leftovers.
  */
 function measureCloses(engine: EngineLedgers, market: Market, size: MarketSize, opts: EngineBenchOptions, log: (m: string) => void) {
   const t1 = performance.now();

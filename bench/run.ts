@@ -59,8 +59,9 @@ const CFG = QUICK
     // sized so that the whole run fits in 20 minutes on the 2-core machine (issue 27): the rounds
     // stay, the setups they need are smaller than before (fewer ledgers looped, a smaller archive
     // and book, transactions assembled as bytes), and the load windows are as long as their rates
-    // need (4 s of HTTP load is 50,000+ requests; 5 s of heavy requests, 250+ probes), see the
-    // time per section at the end of BENCHMARKS.md
+    // need (4 s of HTTP load is 50,000+ requests; 5 s of heavy requests, about 330 probes on the
+    // standalone network and 170-200 on the pubnet follower, whose p99 is then its second-worst
+    // probe), see the time per section at the end of BENCHMARKS.md
     invocations: { accounts: 1000, rounds: 3, runs: 2 }, closeStall: { accounts: 1000, runs: 3 }, ingestion: { loops: 30, rounds: 3 }, ledgersFromDatastore: { loops: 10 }, bootstrap: { entries: 200_000, rounds: 3 }, heavy: { rounds: 3, seconds: 5, clients: 4, accounts: 1000, busyLedgers: 10 },
     orderBook: { lanes: 5000, makers: 500, offersPerMaker: 20, rounds: 3, runs: 2 },
     engine: DEFAULT_ENGINE_OPTIONS };

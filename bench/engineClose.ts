@@ -284,8 +284,7 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
     for (const step of market.steps()) engine.runStep(step);
     log(`  setup: ${market.lanes.length} lanes (${size.tradingLanes} trading), ${market.offers} resting offers in ${market.books.length} books, ${engine.prev.header.ledgerSeq} ledgers, ${fmt((performance.now() - t0) / 1000, 1)} s`);
 
-    const closes = measureCloses(engine, market, size, opts, log);
-    const { payMs, orderMs, ratios, payRate, orderRate, paySearch, orderSearch, roleStats } = closes;
+    const { payMs, orderMs, ratios, payRate, orderRate, paySearch, orderSearch, roleStats } = measureCloses(engine, market, size, opts, log);
     // last: every stored ledger moves the lanes' sequence numbers on, which the frames above used
     log('  close and store (the standalone network\'s steps):');
     const stored = closeAndStorePayments(engine, market, opts.ledgerTxs, opts.storeSamples, log);

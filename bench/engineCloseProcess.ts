@@ -6,11 +6,10 @@
 // run's clock.
 import { serveParent } from './ipcChild.ts';
 import { runEngineBench, type EngineBenchOptions } from './engineClose.ts';
+import { runLog } from './report.ts';
 
 serveParent(async (m) => {
   if (m.type !== 'run') return undefined;
-  const startedAt = m.startedAt as number;
-  const log = (line: string) => process.stdout.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${line}\n`);
-  const { rows, details } = await runEngineBench(m.options as EngineBenchOptions, log);
+  const { rows, details } = await runEngineBench(m.options as EngineBenchOptions, runLog(m.startedAt as number));
   return { type: 'result', rows, details };
 });

@@ -5,6 +5,15 @@ import { fmt } from './stats.ts';
 
 export type Verdict = 'PASS' | 'FAIL' | 'n/a' | 'NOT RUN';
 
+/**
+ * The run's log: each line says how far into the run (started at `startedAt`, Date.now()) it was
+ * written, so a section's time can be read step by step; a section in a process of its own logs
+ * on the same clock.
+ */
+export const runLog = (startedAt: number) => (msg: string): void => {
+  process.stdout.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${msg}\n`);
+};
+
 export interface Row {
   metric: string;
   value: string;           // the median, with its unit

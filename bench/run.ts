@@ -18,7 +18,7 @@ import { latencyFixture, runLatency } from './latency.ts';
 import { describeMachine } from './machine.ts';
 import { DEFAULT_EVENTS_OPTIONS, QUICK_EVENTS_OPTIONS, replaceEventsSection, runEventsBench, withEventsSection } from './events.ts';
 import { createAccounts, runPayments, type PaymentsResult } from './payments.ts';
-import { toConsole, toMarkdown, verdict, type Report, type Row } from './report.ts';
+import { runLog, toConsole, toMarkdown, verdict, type Report, type Row } from './report.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
 import { accountKey, rootKeypair } from './stellar.ts';
 import { measureStartup } from './startup.ts';
@@ -74,9 +74,8 @@ const OUT = new URL('../BENCHMARKS.md', import.meta.url);
 const PAYMENTS_METRIC = 'Payments applied and queryable (interval mode, 1 s ledgers: bound by the cadence)';
 const TARGETS = { startupMs: 250, latestLedgerRatio: 0.8, ledgerEntriesRatio: 0.3, paymentsPerSec: 1000, latencyMs: 50 };
 
-const benchStarted = performance.now();
-/** Each line says how far into the run it was written, so that a section's time can be read step by step. */
-const log = (msg: string) => process.stdout.write(`[bench +${Math.round((performance.now() - benchStarted) / 1000)}s] ${msg}\n`);
+const benchStartedAt = Date.now();
+const log = runLog(benchStartedAt);
 const rows: Row[] = [];
 const sectionsRun: string[] = [];
 /** Seconds each section took (the whole run must fit in 20 minutes here). */
@@ -207,8 +206,7 @@ async function engineSection(): Promise<void> {
   log(`  in its own process; this one holds ${fmt(mem.heapUsed / 2 ** 20, 0)} MiB of heap (RSS ${fmt(mem.rss / 2 ** 20, 0)} MiB)`);
   const child = new IpcChild(new URL('./engineCloseProcess.ts', import.meta.url), 'engine bench');
   try {
-    const startedAt = Date.now() - (performance.now() - benchStarted);
-    const r = await child.ask<Message & { rows: Row[]; details: string[] }>({ type: 'run', options: CFG.engine, startedAt }, 'result', 30 * 60_000);
+    const r = await child.ask<Message & { rows: Row[]; details: string[] }>({ type: 'run', options: CFG.engine, startedAt: benchStartedAt }, 'result', 30 * 60_000);
     rows.push(...r.rows);
     details.push(...r.details);
   } finally {

@@ -120,7 +120,7 @@ test('B, reading A\'s datastore and archive over HTTP, killed mid-ingest and res
     // killed while bootstrapping the state, then while backfilling: each restart resumes
     b = await startB(http.url, a);
     const dbPath = b.dbPath;
-    await waitFor('B to start bootstrapping', async () => /bootstrapping the ledger state/.test(b!.output()), 60_000);
+    await b.outputMatching(/bootstrapping the ledger state/, 60_000);
     await b.stop('SIGKILL');
     b = await startB(http.url, a, dbPath);
     const deadline = Date.now() + 60_000;

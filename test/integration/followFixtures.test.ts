@@ -184,7 +184,7 @@ test('the synthetic load-test meta streams (zstd, record-marked): ingested up to
     try {
       await waitForLedger(node, seqs[consecutive - 1]);
       await checkLedgers(node, metas.slice(0, consecutive));
-      await waitForOutput(node, /ingestion stopped/);
+      await node.outputMatching(/ingestion stopped/, 30_000);
       await node.outputMatching(new RegExp(`ledger ${seqs[consecutive]} follows ledger ${seqs[consecutive - 1]}`));
       assert.equal((await node.rpc('getLatestLedger')).result.sequence, seqs[consecutive - 1]);
     } finally { await node.stop(); }
@@ -199,7 +199,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   let node = await follow(['--meta-stream', gapStream, '--network-passphrase', TESTNET]);
   try {
     await waitForLedger(node, 172628);
-    await waitForOutput(node, /ingestion stopped/);
+    await node.outputMatching(/ingestion stopped/, 30_000);
     await node.outputMatching(/808663/);
     assert.equal((await node.rpc('getLatestLedger')).result.sequence, 172628, 'nothing after the gap');
   } finally { await node.stop(); }
@@ -214,7 +214,7 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   node = await follow(['--datastore', dir, '--network-passphrase', TESTNET, '--datastore-poll-interval', '50ms']);
   try {
     await waitForLedger(node, 997);
-    await waitForOutput(node, /ingestion stopped/);
+    await node.outputMatching(/ingestion stopped/, 30_000);
     await node.outputMatching(/998/);
     assert.equal((await node.rpc('getLatestLedger')).result.sequence, 997);
     assert.equal((await node.rpc('getLedgers', { startLedger: 997 })).result.ledgers.length, 1);
@@ -225,16 +225,8 @@ test('a gap, a truncated file or another network\'s ledgers stop ingestion with 
   writeFileSync(wrong, frameRecord(gunzipSync(readFileSync(join(FIXTURES, 'pubnet/ledgers/ledger-63092982.xdr.gz')))));
   node = await follow(['--meta-stream', wrong, '--network-passphrase', TESTNET]);
   try {
-    await waitForOutput(node, /ingestion stopped/);
+    await node.outputMatching(/ingestion stopped/, 30_000);
     await node.outputMatching(/no envelope in the tx set/);
     assert.equal((await node.rpc('getLatestLedger')).error?.code, -32603, 'no ledger stored');
   } finally { await node.stop(); }
 });
-
-async function waitForOutput(node: NodeProcess, pattern: RegExp, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pattern.test(node.output())) {
-    if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${node.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

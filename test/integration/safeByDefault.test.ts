@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freePort, startNodeProcess, startRefusal, type NodeProcess } from './support/nodeProcess.ts';
+import { waitFor } from './support/twoNodes.ts';
 
 const QUIET = ['--log-level', 'warn'];
 const EVIL = 'https://evil.example';
@@ -211,7 +212,7 @@ describe('developer methods: only from this machine\'s own callers', () => {
         assert.match(r.error.data ?? r.error.message, /the node's own database/);
       }
       const before = (await shared.rpc('getLatestLedger')).result.sequence;
-      await waitFor(async () => (await shared.rpc('getLatestLedger')).result.sequence > before, 'the node keeps closing ledgers into its database');
+      await waitFor('the node to keep closing ledgers into its database', async () => (await shared.rpc('getLatestLedger')).result.sequence > before, 30_000);
     } finally {
       await shared.stop();
     }
@@ -235,7 +236,7 @@ describe('developer methods on a shared address', () => {
     const on = await startNodeProcess({ port: port2, args: ['--endpoint', `0.0.0.0:${port2}`, '--dev-methods=true'] });
     try {
       assert.ok((await on.rpc('lumen_closeLedgers', { count: 1 })).result);
-      await waitFor(async () => /anyone who reaches it controls this network/.test(on.output()), 'the warning is logged');
+      await on.outputMatching(/anyone who reaches it controls this network/);
       assert.match(on.output(), /Developer methods +ON FOR EVERYONE WHO REACHES THIS ADDRESS/);
       // the caller rules still hold there: a page from another site is refused
       const page = await send(on.url, { headers: { origin: EVIL }, body: call('lumen_closeLedgers', { count: 1 }) });
@@ -254,7 +255,7 @@ describe('one database, one writer', () => {
       assert.match(message, new RegExp(`database .*node\\.sqlite is in use by process ${first.child.pid} `));
       assert.equal(message.split('\n').filter((l) => /is in use by/.test(l)).length, 1, 'one clear line');
       const before = (await first.rpc('getLatestLedger')).result.sequence;
-      await waitFor(async () => (await first.rpc('getLatestLedger')).result.sequence > before + 1, 'the first node keeps closing ledgers');
+      await waitFor('the first node to keep closing ledgers', async () => (await first.rpc('getLatestLedger')).result.sequence > before + 1, 30_000);
       assert.doesNotMatch(first.output(), /UNIQUE constraint failed/);
       // a read-only check of the database in use
       const reader = new DatabaseSync(first.dbPath, { readOnly: true });
@@ -274,12 +275,4 @@ describe('one database, one writer', () => {
     await afterCrash.stop();
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 

@@ -29,7 +29,7 @@
 // rate on smaller ledgers); the commit point both paths share (src/ingest/ledgerWriter.ts) is what
 // the follower measured here goes through.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatastoreWriter } from '../src/sources/datastore/datastoreWriter.ts';
 import { loadNative } from '../src/host/native.ts';
@@ -162,12 +162,42 @@ function storageFloor(genesis: Uint8Array, ledgers: Uint8Array[], retention: num
 
 /**
  * CPU milliseconds a process has used (all its threads), from /proc: on a shared machine, what a
- * ledger cost the node whatever share of the cores it got.
+ * ledger cost the node whatever share of the cores it got. With `tid`, that thread's alone.
  */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+function cpuMs(pid: number, tid?: number): number {
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s (field 14, 15)
 }
+
+/** The machine's busy CPU milliseconds (every process, all cores), from /proc/stat. */
+function machineBusyMs(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = ticks[3] + ticks[4]; // idle, iowait
+  return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle) * 10;
+}
+
+/** Cores busy over a window: the node (all threads, and its main thread), this process, the machine. */
+class CoresUsed {
+  private readonly pid: number;
+  private t0 = 0; private node0 = 0; private main0 = 0; private bench0 = 0; private machine0 = 0;
+  constructor(pid: number) { this.pid = pid; }
+  start(): void {
+    this.t0 = performance.now(); this.node0 = cpuMs(this.pid); this.main0 = cpuMs(this.pid, this.pid);
+    const u = process.cpuUsage(); this.bench0 = (u.user + u.system) / 1000; this.machine0 = machineBusyMs();
+  }
+  stop(): { node: number; nodeMain: number; bench: number; machine: number } {
+    const ms = performance.now() - this.t0;
+    const u = process.cpuUsage();
+    return {
+      node: (cpuMs(this.pid) - this.node0) / ms, nodeMain: (cpuMs(this.pid, this.pid) - this.main0) / ms,
+      bench: ((u.user + u.system) / 1000 - this.bench0) / ms, machine: (machineBusyMs() - this.machine0) / ms,
+    };
+  }
+}
+
+const coresText = (c: ReturnType<CoresUsed['stop']>): string =>
+  `machine ${fmt(c.machine, 2)} of ${availableParallelism()} cores busy: the node ${fmt(c.node, 2)} (its main thread ${fmt(c.nodeMain, 2)}), this bench process (readers, publisher, poller) ${fmt(c.bench, 2)}`;
 
 /**
  * The node's latest ledger, from getHealth: getLatestLedger carries the latest ledger's meta (as the
@@ -256,21 +286,27 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     const aloneMs: number[] = [];
     const pid = node.child.pid!;
     const aloneCpu0 = cpuMs(pid);
+    const aloneMain0 = cpuMs(pid, pid);
     for (const l of ledgers.slice(opts.warmup, opts.warmup + opts.alone)) aloneMs.push(await ingestOne(l));
     const aloneCpuPerLedger = (cpuMs(pid) - aloneCpu0) / Math.max(1, aloneMs.length);
-    log(`  with no reader: p50 ${fmt(percentile(aloneMs, 50), 0)} ms, p99 ${fmt(percentile(aloneMs, 99), 0)} ms (${aloneMs.length} ledgers); node CPU ${fmt(aloneCpuPerLedger, 0)} ms a ledger, Rust decode CPU ${fmt(decodeCpu, 0)} ms`);
+    const aloneMainPerLedger = (cpuMs(pid, pid) - aloneMain0) / Math.max(1, aloneMs.length);
+    log(`  with no reader: p50 ${fmt(percentile(aloneMs, 50), 0)} ms, p99 ${fmt(percentile(aloneMs, 99), 0)} ms (${aloneMs.length} ledgers); node CPU ${fmt(aloneCpuPerLedger, 0)} ms a ledger (its main thread ${fmt(aloneMainPerLedger, 0)} ms), Rust decode CPU ${fmt(decodeCpu, 0)} ms`);
     let ingested = opts.warmup + opts.alone;
     const recent = (): Published[] => ledgers.slice(Math.max(0, ingested - Math.min(10, opts.retention - 5)), ingested);
     const readers = new Readers(node.url, recent);
 
+    const cores = new CoresUsed(pid);
     readers.start(opts.readers);
+    cores.start();
     await sleep(opts.idleSeconds * 1000);
+    const idleCores = cores.stop();
     await readers.stop();
     if (node.child.exitCode !== null) throw new Error(`the node exited while idle readers read:\n${node.output().slice(-3000)}`);
     const idle = readers.samples;
     const idleFailures = readers.failures;
 
     readers.start(opts.readers);
+    cores.start();
     const latencies: number[] = [];
     const t2 = performance.now();
     for (const l of ledgers.slice(opts.warmup + opts.alone)) {
@@ -279,6 +315,7 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
       if (latencies.length % 50 === 0) log(`  ${latencies.length}/${opts.ledgers} ledgers, median ${fmt(median(latencies), 0)} ms so far`);
     }
     const loadSeconds = (performance.now() - t2) / 1000;
+    const loadCores = cores.stop();
     await readers.stop();
     const load = readers.samples;
     if (node.child.exitCode !== null) throw new Error(`the node exited during the load:\n${node.output().slice(-3000)}`);
@@ -305,6 +342,7 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
     const ev = readerRow('getEvents', idle.events, load.events);
     const tx = readerRow('getTransaction', idle.transaction, load.transaction);
     log(`  ingest p50 ${fmt(p50, 0)} ms, p99 ${fmt(p99, 0)} ms (${p99Ratio.toFixed(1)}x Rust decode); getEvents p99 ${ev.ratio.toFixed(2)}x idle, getTransaction p99 ${tx.ratio.toFixed(2)}x idle`);
+    log(`  readers' answers/s idle ${fmt((idle.events.length + idle.transaction.length) / opts.idleSeconds, 0)}, loaded ${fmt((load.events.length + load.transaction.length) / loadSeconds, 0)}; idle: ${coresText(idleCores)}; loaded: ${coresText(loadCores)}`);
     const rows: Row[] = [
       {
         metric: `${fmt(opts.transactions, 0)}-SAC-transfer ledgers (${fmt(template.bytes.length / 1e6, 0)} MB meta) ingested and queryable, per ledger (follower, datastore)`,
@@ -328,12 +366,13 @@ export async function runBigLedgersBench(opts: BigLedgersBenchOptions, log: (m: 
       `${opts.ledgers} consecutive synthetic ledgers of ${fmt(opts.transactions, 0)} SAC transfers each (${fmt(template.bytes.length / 1e6, 1)} MB of LedgerCloseMetaV2 / TransactionMetaV4, ${fmt(template.contractEvents, 0)} contract events, ${fmt(compressed / ledgers.length / 1e6, 2)} MB zstd files; test/support/sacLedgers.ts), after ${opts.warmup} warm-up ledgers, published one at a time into a SEP-54 datastore followed by a node (poll 20 ms, retention window ${opts.retention} ledgers, so each commit also trims a ledger as at the tip). Latency: the file renamed into the datastore → the first getHealth (polled every ${POLL_MS} ms) whose latestLedger is it (getLatestLedger would carry its 24 MB of meta); its last transaction is then checked with getTransaction. The next ledger is published once the previous one is served.`, '',
       `- With no reader (${aloneMs.length} ledgers before the readers start), ms: p50 ${fmt(percentile(aloneMs, 50), 0)}, p99 ${fmt(percentile(aloneMs, 99), 0)}, max ${fmt(Math.max(...aloneMs), 0)}`,
       `- While the ${opts.readers} readers read, ms: p50 ${fmt(p50, 0)}, p90 ${fmt(percentile(latencies, 90), 0)}, p99 ${fmt(p99, 0)}, max ${fmt(Math.max(...latencies), 0)}; ${fmt(opts.ledgers / loadSeconds, 2)} ledgers/s (${fmt(opts.ledgers * opts.transactions / loadSeconds, 0)} transactions/s) over ${fmt(loadSeconds, 0)} s`,
-      `- CPU time (all threads of the node process, /proc) per ledger with no reader: ${fmt(aloneCpuPerLedger, 0)} ms, ${(aloneCpuPerLedger / decodeCpu).toFixed(1)}x the Rust decode's CPU time (${fmt(decodeCpu, 0)} ms): on this shared machine the wall-clock figures depend on the share of the 2 cores the node got, this does not`,
+      `- CPU time (all threads of the node process, /proc) per ledger with no reader: ${fmt(aloneCpuPerLedger, 0)} ms, of which the main thread (where requests are answered) ${fmt(aloneMainPerLedger, 0)} ms; ${(aloneCpuPerLedger / decodeCpu).toFixed(1)}x the Rust decode's CPU time (${fmt(decodeCpu, 0)} ms): on this shared machine the wall-clock figures depend on the share of the 2 cores the node got, this does not`,
       `- The node's own ledger_ingestion_duration_seconds{type="total"} (conversion wait, checks, commit): p50 ${fmt((nodeP50 ?? NaN) * 1000, 0)} ms, p99 ${fmt((nodeP99 ?? NaN) * 1000, 0)} ms`,
       `- Storage floor, in this process before the node starts: ${floor.samples} of the same ledgers converted by the addon (nativeLedgerToBatch, the call the node's conversion worker makes) and committed through a LedgerWriter over a fresh SqliteStore (retention ${opts.retention}), each step timed, medians: conversion ${fmt(floor.convert, 0)} ms, commit ${fmt(floor.commit, 0)} ms, both ${fmt(floor.total, 0)} ms = ${(floor.total / decode).toFixed(1)}x the Rust decode. The node cannot ingest a ledger faster than this on this machine; it adds reading and decompressing the file, the checks, the hand-off from the worker and the answer that shows it. Against the target of ${TARGET_DECODE_RATIO}x the decode, this floor alone is ${(floor.total / decode / TARGET_DECODE_RATIO).toFixed(1)}x the budget`,
       `- Rust decode of the same ledger (stellar-xdr crate, benchDecodeLedgerCloseMeta, this process, before the node started): ${fmt(decode, 1)} ms median (${decodeMs.map((x) => fmt(x, 0)).join(', ')}); p50 ratio ${(p50 / decode).toFixed(1)}x, p99 ratio ${p99Ratio.toFixed(1)}x`,
       `- Readers (${opts.readers} clients, getEvents of the SAC's events 100 a page / getTransaction of random recent hashes): idle ${opts.idleSeconds} s then during the ingestion. getEvents p50/p99 idle ${fmt(percentile(idle.events, 50), 1)}/${fmt(percentile(idle.events, 99), 1)} ms, loaded ${fmt(percentile(load.events, 50), 1)}/${fmt(percentile(load.events, 99), 1)} ms; getTransaction idle ${fmt(percentile(idle.transaction, 50), 1)}/${fmt(percentile(idle.transaction, 99), 1)} ms, loaded ${fmt(percentile(load.transaction, 50), 1)}/${fmt(percentile(load.transaction, 99), 1)} ms`,
       `- Reader requests that got no answer (connection errors): ${idleFailures} idle, ${readers.failures} under load`,
+      `- The readers' answers a second (all 8 back to back: their throughput) idle ${fmt((idle.events.length + idle.transaction.length) / opts.idleSeconds, 0)}, during the ingestion ${fmt((load.events.length + load.transaction.length) / loadSeconds, 0)}. CPU over each window (/proc): idle, ${coresText(idleCores)}; during the ingestion, ${coresText(loadCores)}`,
       `- Database at the end: ${fmt(dbMiB, 0)} MiB for ${opts.retention} retained ledgers`,
       '- Standalone load (the standalone network closing such ledgers) is not measured: executing 1.8 million SAC transfers in the engine is beyond a bench here; the commit point it shares with the follower (src/ingest/ledgerWriter.ts) is what this measures.', ''];
     return { rows, details };

@@ -163,7 +163,7 @@ export class LedgerIngester {
           }
         }
         // ledgers up to the checkpoint are history only: the checkpoint's state already holds their changes
-        this.o.writer.write(batches, { historyOnlyThrough: stateLedger });
+        await this.o.writer.writeInSlices(batches, { historyOnlyThrough: stateLedger });
         if (batches.length) stored();
         const seconds = (performance.now() - started) / 1000;
         for (const b of batches) {

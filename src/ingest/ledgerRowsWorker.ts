@@ -1,10 +1,12 @@
 // The native LedgerCloseMeta-to-rows conversion on a worker thread, so that while the main thread
 // writes one ledger to SQLite the next one is already being converted on the other core. The worker
-// only calls the addon; the packed rows come back and are unpacked here (about a millisecond).
+// only calls the addon; the packed rows come back and are unpacked here (tens of milliseconds for a
+// ledger of thousands of transactions, in slices).
 import { Worker } from 'node:worker_threads';
 import { addonPath, nativeAvailable, type NativeLedgerRows } from '../host/native.ts';
 import type { IngestBatch } from '../store/types.ts';
-import { batchFromNativeRows } from './nativeLedgerToBatch.ts';
+import { batchStepsFromNativeRows } from './nativeLedgerToBatch.ts';
+import { SlicedWork } from '../work/slicedWork.ts';
 import { fastLedgerToBatch } from './ledgerToBatch.ts';
 
 // CommonJS evaluated in the worker: works the same from the sources and from the bundle.
@@ -52,7 +54,8 @@ export class LedgerRowsWorker {
       const own = new Uint8Array(bytes);
       this.worker!.postMessage({ id, bytes: own, networkId }, [own.buffer]);
     });
-    return batchFromNativeRows(rows, bytes);
+    // unpacked a slice at a time: requests are answered in between
+    return (await new SlicedWork(() => false).run(batchStepsFromNativeRows(rows, bytes)))!;
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,26 @@ export class LedgerWriter {
   /** Consecutive ledgers, following the stored tip, all or nothing. */
   write(batches: readonly IngestBatch[], options: WriteOptions = {}): void {
     if (batches.length === 0) return;
+    this.prepare(batches, options);
+    if (batches.length === 1) this.store.ingest(batches[0], this.retentionWindow);
+    else this.store.ingestMany(batches, this.retentionWindow);
+    this.feed.committed(batches);
+  }
+
+  /**
+   * write(), with requests answered while the store writes (Store.ingestManyInSlices): for a
+   * followed network, whose ledgers may hold thousands of transactions. The caller awaits it before
+   * writing again.
+   */
+  async writeInSlices(batches: readonly IngestBatch[], options: WriteOptions = {}): Promise<void> {
+    if (batches.length === 0) return;
+    this.prepare(batches, options);
+    await this.store.ingestManyInSlices(batches, this.retentionWindow);
+    this.feed.committed(batches);
+  }
+
+  /** Drops the writes of history-only ledgers and derives the state-size window entries. */
+  private prepare(batches: readonly IngestBatch[], options: WriteOptions): void {
     // one window object for the group: the store does not hold the group's earlier ledgers yet
     const window = new StateSizeWindow((key) => this.store.entry(key)?.entry);
     const historyOnlyThrough = options.historyOnlyThrough ?? 0;
@@ -37,9 +57,6 @@ export class LedgerWriter {
       if (batch.ledger.sequence <= historyOnlyThrough) batch.entryWrites = [];
       else if (options.deriveStateSizeWindow !== false) window.apply(batch);
     }
-    if (batches.length === 1) this.store.ingest(batches[0], this.retentionWindow);
-    else this.store.ingestMany(batches, this.retentionWindow);
-    this.feed.committed(batches);
   }
 
   /**

@@ -158,6 +158,12 @@ export interface StoreWriter {
   /** Consecutive ledgers, all or nothing, in one write (a backfill's groups). */
   ingestMany(batches: readonly IngestBatch[], retentionWindow: number): void;
   /**
+   * ingestMany, written a few milliseconds at a time so requests are answered in between (a ledger
+   * of thousands of transactions holds the writer for hundreds of milliseconds). Reads meanwhile see
+   * the ledgers stored before it; no other write may start until it resolves.
+   */
+  ingestManyInSlices(batches: readonly IngestBatch[], retentionWindow: number): Promise<void>;
+  /**
    * Consecutive ledgers that do not follow the stored tip: the ledgers in between closed but are
    * not stored (a fast-forward past the retention window), `gapWrites` being their entry writes'
    * final values. In one transaction: those writes apply (no entry history: no ledger before the

@@ -45,3 +45,11 @@ export class SlicedWork {
     }
   }
 }
+
+/** Runs a step generator to its end now, in one go (the same work where no turn may be given away). */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}

@@ -47,6 +47,8 @@ const writerBucket = (hash: number): number => hash % WRITER_BUCKETS;
 export const imageBucket = (hash: number): number => Math.floor(hash / WRITER_BUCKETS) % IMAGE_BUCKETS;
 /** Map key for key bytes (latin1 keeps every byte; cheaper than base64 or hex). */
 const keyId = (key: Uint8Array): string => Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+/** Writes looked at between two steps of beforeWriteSteps. */
+const STEP_WRITES = 1024;
 /** Keys per SELECT of current rows. */
 const CURRENT_BATCH = 64;
 
@@ -58,10 +60,17 @@ type Row = Record<string, unknown>;
 export class EntryHistory {
   private readonly db: DatabaseSync;
   private readonly st: Record<string, StatementSync>;
+  /** entriesAt's statements, on the store's read connection (the last committed state). */
+  private readonly readSt: Record<string, StatementSync>;
   private readonly currentOf = new Map<number, StatementSync>();
   private readonly insertImages: BatchInsert;
   private readonly insertWriters: BatchInsert;
   private open: OpenSegment | undefined;
+  /**
+   * Segments written out by the open write transaction: reads (on the read connection, which does
+   * not see those rows yet) keep finding their bitmaps here until the transaction ends.
+   */
+  private sealed: OpenSegment[] = [];
   /** Segments below this one have had their writers deleted by trim(). */
   private trimmedBelow = -1;
 
@@ -73,18 +82,23 @@ export class EntryHistory {
   /** from() is known to be set (read back in a committed state or inside the transaction writing it). */
   private begun = false;
 
-  constructor(db: DatabaseSync, enabled = true) {
+  /** `db`: the writer's connection; `reader`: the connection reads go through (may be `db`). */
+  constructor(db: DatabaseSync, reader: DatabaseSync, enabled = true) {
     this.db = db;
     this.enabled = enabled;
     const p = (sql: string) => db.prepare(sql);
+    const r = (sql: string) => reader.prepare(sql);
+    this.readSt = {
+      current: r('SELECT entry, last_modified FROM ledger_entries WHERE key = ?'),
+      images: r('SELECT images FROM entry_history_images WHERE id = ?'),
+      writers: r('SELECT segment, writers FROM entry_history_writers WHERE bucket = ? AND segment >= ? ORDER BY segment'),
+      from: r(`SELECT value FROM metadata WHERE key = '${FROM_KEY}'`),
+    };
     this.insertImages = new BatchInsert(db, 'INSERT INTO entry_history_images (id, images)', 2);
     this.insertWriters = new BatchInsert(db, 'INSERT INTO entry_history_writers (bucket, segment, writers)', 3);
     this.st = {
-      current: p('SELECT entry, last_modified FROM ledger_entries WHERE key = ?'),
-      images: p('SELECT images FROM entry_history_images WHERE id = ?'),
       imagesFrom: p('SELECT id, images FROM entry_history_images WHERE id >= ? ORDER BY id'),
       lastImages: p('SELECT MAX(id) AS id FROM entry_history_images'),
-      writers: p('SELECT segment, writers FROM entry_history_writers WHERE bucket = ? AND segment >= ? ORDER BY segment'),
       segmentWritten: p('SELECT 1 AS x FROM entry_history_writers WHERE bucket = 0 AND segment = ?'),
       trimImages: p('DELETE FROM entry_history_images WHERE id < ?'),
       trimWriters: p('DELETE FROM entry_history_writers WHERE bucket = ? AND segment < ?'),
@@ -106,12 +120,14 @@ export class EntryHistory {
   private clear(): void {
     this.db.exec('DELETE FROM entry_history_images; DELETE FROM entry_history_writers');
     this.open = undefined;
+    this.sealed = [];
     this.trimmedBelow = -1;
   }
 
   /** The open segment as the database has it: rebuilt from its images unless its writers were written. */
   private load(): void {
     this.open = undefined;
+    this.sealed = [];
     const last = (this.st.lastImages.get() as Row).id;
     if (last === null || last === undefined) return;
     const segment = segmentOf(Math.floor(Number(last) / IMAGE_BUCKETS));
@@ -124,6 +140,12 @@ export class EntryHistory {
 
   /** The first ledger whose end state can be read back; undefined before any ledger or state is stored. */
   from(): number | undefined {
+    const r = this.readSt.from.get() as Row | undefined;
+    return r ? Number(r.value) : undefined;
+  }
+
+  /** from() as the open write transaction has it. */
+  private fromWriting(): number | undefined {
     const r = this.st.from.get() as Row | undefined;
     return r ? Number(r.value) : undefined;
   }
@@ -131,14 +153,15 @@ export class EntryHistory {
   /**
    * Keeps the versions `batch`'s writes are about to replace. Call inside the ledger's write
    * transaction, before the writes. The first ledger of a store starts its history: what came
-   * before it is unknown, so nothing is kept for it.
+   * before it is unknown, so nothing is kept for it. Steps of STEP_WRITES writes (a 6,000-transfer
+   * ledger has 12,000; see SqliteStore.ingestManyInSlices).
    */
-  beforeWrites(batch: IngestBatch): void {
+  *beforeWriteSteps(batch: IngestBatch): Generator<void, void> {
     if (!this.enabled) return;
     // nothing to keep (an empty ledger) once the history has begun: no metadata read per ledger
     if (batch.entryWrites.length === 0 && this.begun) return;
     const seq = batch.ledger.sequence;
-    const from = this.from();
+    const from = this.fromWriting();
     if (from === undefined) {
       this.st.setFrom.run(String(seq));
       return;
@@ -151,7 +174,9 @@ export class EntryHistory {
     const unknown = writes.filter((w) => w.before === undefined).map((w) => w.key);
     const current = unknown.length ? this.currentRows(unknown) : undefined;
     const buckets: Array<Array<{ hash: number; image: Image }>> = Array.from({ length: IMAGE_BUCKETS }, () => []);
-    for (const { key, entry, before } of writes) {
+    for (let i = 0; i < writes.length; i++) {
+      if (i > 0 && i % STEP_WRITES === 0) yield;
+      const { key, entry, before } = writes[i];
       const was = before === undefined ? current!.get(keyId(key)) : before;
       // a key deleted that did not exist changes nothing: no image
       if (!was && !entry) continue;
@@ -159,7 +184,11 @@ export class EntryHistory {
       buckets[imageBucket(hash)].push({ hash, image: was ? { key, entry: was.entry, lastModified: was.lastModified } : { key, entry: null, lastModified: 0 } });
       this.markWritten(seq, hash);
     }
-    buckets.forEach((images, bucket) => { if (images.length) this.insertImages.add(seq * IMAGE_BUCKETS + bucket, packImages(images)); });
+    yield;
+    for (let bucket = 0; bucket < IMAGE_BUCKETS; bucket++) {
+      if (buckets[bucket].length) this.insertImages.add(seq * IMAGE_BUCKETS + bucket, packImages(buckets[bucket]));
+      if (bucket % 4 === 3) yield;
+    }
     this.insertImages.flush();
     if ((seq + 1) % HISTORY_SEGMENT_LEDGERS === 0) this.writeOpenSegment();
   }
@@ -200,8 +229,12 @@ export class EntryHistory {
     for (const w of open.writers) buckets[writerBucket(w[0])].push(w);
     buckets.forEach((writers, bucket) => this.insertWriters.add(bucket, open.segment, packWriters(writers)));
     this.insertWriters.flush();
+    this.sealed.push(open);
     this.open = undefined;
   }
+
+  /** The write transaction committed: the rows of the segments it wrote out are readable now. */
+  committed(): void { this.sealed = []; }
 
   /** The write transaction rolled back: what is kept in memory is read back from the database. */
   rolledBack(): void {
@@ -263,7 +296,7 @@ export class EntryHistory {
         if (image.entry) out.set(toBase64(key), { key, entry: image.entry, lastModified: image.lastModified });
         continue;
       }
-      const r = this.st.current.get(key) as Row | undefined;
+      const r = this.readSt.current.get(key) as Row | undefined;
       if (r) out.set(toBase64(key), { key, entry: r.entry as Uint8Array, lastModified: Number(r.last_modified) });
     }
     return out;
@@ -275,7 +308,7 @@ export class EntryHistory {
     const inLedgers = (bitmap: Uint32Array, segment: number): Image | undefined => {
       for (const n of ledgersAfter(bitmap, segment * HISTORY_SEGMENT_LEDGERS, ledger)) {
         const id = n * IMAGE_BUCKETS + imageBucket(hash);
-        if (!blobs.has(id)) blobs.set(id, (this.st.images.get(id) as Row | undefined)?.images as Uint8Array | undefined);
+        if (!blobs.has(id)) blobs.set(id, (this.readSt.images.get(id) as Row | undefined)?.images as Uint8Array | undefined);
         const blob = blobs.get(id);
         const image = blob && findImage(blob, hash, key);
         if (image) return image; // else another key with the same hash was written there
@@ -283,13 +316,19 @@ export class EntryHistory {
       return undefined;
     };
     const first = segmentOf(ledger + 1);
-    for (const row of this.st.writers.iterate(writerBucket(hash), first) as Iterable<Row>) {
+    for (const row of this.readSt.writers.iterate(writerBucket(hash), first) as Iterable<Row>) {
       const bitmap = findWriters(row.writers as Uint8Array, hash);
       const image = bitmap && inLedgers(bitmap, Number(row.segment));
       if (image) return image;
     }
-    const open = this.open;
-    const bitmap = open && open.segment >= first ? open.writers.get(hash) : undefined;
-    return bitmap && inLedgers(bitmap, open!.segment);
+    // in memory: segments an open write transaction wrote out (its rows not readable yet), then the
+    // open segment. Their bits for the ledger being written find no image on the read connection
+    // and fall through to the current row, which is the last committed version: right for a reader.
+    for (const segment of [...this.sealed, this.open]) {
+      const bitmap = segment && segment.segment >= first ? segment.writers.get(hash) : undefined;
+      const image = bitmap && inLedgers(bitmap, segment!.segment);
+      if (image) return image;
+    }
+    return undefined;
   }
 }

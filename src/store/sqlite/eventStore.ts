@@ -28,7 +28,11 @@ import type { EventQuery, StoredEvent } from '../types.ts';
 import type { EventPosition, EventRow } from '../../events/types.ts';
 import { toid } from '../../ids/toid.ts';
 import { BatchInsert } from './batchInsert.ts';
+import { runSteps } from '../../work/slicedWork.ts';
 import { ALL, END, planQuery, planStream, SEGMENT_LEDGERS, segmentOf, type Node } from '../eventIndex/queryPlan.ts';
+
+/** Events written between two steps of writeSteps. */
+const STEP_EVENTS = 256;
 
 /** Positions per ledger in the key: 2^21 (a ledger with more events is refused at ingest). */
 export const LEDGER_KEY_SPAN = 2_097_152;
@@ -61,8 +65,10 @@ export class EventStore {
   private staged: Staged | undefined;
   private trimmedBelow = -1;
 
-  constructor(db: DatabaseSync) {
+  /** `db`: the writer's connection; `reader`: the connection queries go through (may be `db`). */
+  constructor(db: DatabaseSync, reader: DatabaseSync) {
     const p = (sql: string) => db.prepare(sql);
+    const r = (sql: string) => reader.prepare(sql);
     const cols = 'key, cursor_tx, cursor_op, event_index, application_order, event';
     this.insertEvents = new BatchInsert(db, `INSERT INTO events (${cols})`, 6);
     this.insertTerms = new BatchInsert(db, 'INSERT INTO event_terms (segment, term, postings)', 3);
@@ -73,16 +79,16 @@ export class EventStore {
       deleteEventsBelow: p('DELETE FROM events WHERE key < ?'),
       deleteEventsFrom: p('DELETE FROM events WHERE key >= ?'),
       deleteSegmentsFrom: p('DELETE FROM event_terms WHERE segment >= ?'),
-      countBefore: p(`SELECT count(*) AS n FROM events WHERE key >= ? AND key < ?
+      countBefore: r(`SELECT count(*) AS n FROM events WHERE key >= ? AND key < ?
                       AND (cursor_tx * 4096 + cursor_op < ? OR (cursor_tx * 4096 + cursor_op = ? AND event_index < ?))`),
-      event: p(`SELECT ${cols} FROM events WHERE key = ?`),
-      rangeAsc: p(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? ORDER BY key ASC LIMIT ?`),
-      rangeDesc: p(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?`),
-      rangeTxAsc: p(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? AND application_order = ? ORDER BY key ASC LIMIT ?`),
-      rangeTxDesc: p(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? AND application_order = ? ORDER BY key DESC LIMIT ?`),
-      postings: p('SELECT postings FROM event_terms WHERE segment = ? AND term = ?'),
-      tx: p('SELECT hash, successful FROM transactions WHERE id = ?'),
-      closeTime: p('SELECT close_time FROM ledgers WHERE sequence = ?'),
+      event: r(`SELECT ${cols} FROM events WHERE key = ?`),
+      rangeAsc: r(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? ORDER BY key ASC LIMIT ?`),
+      rangeDesc: r(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?`),
+      rangeTxAsc: r(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? AND application_order = ? ORDER BY key ASC LIMIT ?`),
+      rangeTxDesc: r(`SELECT ${cols} FROM events WHERE key >= ? AND key < ? AND application_order = ? ORDER BY key DESC LIMIT ?`),
+      postings: r('SELECT postings FROM event_terms WHERE segment = ? AND term = ?'),
+      tx: r('SELECT hash, successful FROM transactions WHERE id = ?'),
+      closeTime: r('SELECT close_time FROM ledgers WHERE sequence = ?'),
     };
   }
 
@@ -124,7 +130,10 @@ export class EventStore {
   }
 
   /** Writes one ledger's events (in id order). Runs inside the ingest transaction; see committed(). */
-  write(ledger: number, events: readonly EventRow[]): void {
+  write(ledger: number, events: readonly EventRow[]): void { runSteps(this.writeSteps(ledger, events)); }
+
+  /** write() as steps of up to STEP_EVENTS events (see ingestManyInSlices). */
+  *writeSteps(ledger: number, events: readonly EventRow[]): Generator<void, void> {
     if (events.length > LEDGER_KEY_SPAN) throw new Error(`ledger ${ledger} has ${events.length} events, more than ${LEDGER_KEY_SPAN}`);
     const staged = this.staged ??= { undo: [], created: [], current: undefined, flushed: new Set() };
     const segment = segmentOf(ledger);
@@ -145,6 +154,7 @@ export class EventStore {
       const e = events[i];
       insert.add(base + i, e.tx, e.op, e.index, e.applicationOrder, e.event);
       this.index(target, ledger, i, e.event, undo);
+      if ((i + 1) % STEP_EVENTS === 0) yield;
     }
     insert.flush();
     if ((ledger + 1) % SEGMENT_LEDGERS === 0) {

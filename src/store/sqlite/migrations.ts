@@ -125,4 +125,14 @@ export const migrations: readonly string[] = [
   UPDATE metadata SET value = CAST(MAX(CAST(value AS INTEGER), COALESCE((SELECT MAX(sequence) FROM ledgers), 0)) AS TEXT)
     WHERE key = 'entryHistoryFrom';
   `,
+  // 7: a big ledger's meta in parts of 1 MiB (src/store/sqlite/sqliteStore.ts): inserting 18 MB as one
+  // value held the writer for up to 100 ms in one statement, which no slicing can split. Ledgers
+  // stored before keep their meta in ledgers.meta (meta_parts 0).
+  `
+  ALTER TABLE ledgers ADD COLUMN meta_parts INTEGER NOT NULL DEFAULT 0;  -- 0: the meta is ledgers.meta
+  CREATE TABLE ledger_meta_parts (
+    id INTEGER PRIMARY KEY,    -- ledger * 4096 + part (the ledger's meta is its parts in id order)
+    bytes BLOB NOT NULL
+  );
+  `,
 ];

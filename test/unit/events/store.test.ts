@@ -136,7 +136,12 @@ test('a database from before the events table gets its ledgers\' events on open'
   db.store.close();
   // back to schema version 1 (without what later migrations added)
   const raw = new DatabaseSync(path);
-  raw.exec("DROP TABLE events; DROP TABLE event_terms; DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 1;");
+  // metas stored in parts (migration 7) go back into their ledgers' rows
+  for (const { sequence } of raw.prepare('SELECT sequence FROM ledgers WHERE meta_parts > 0').all()) {
+    const parts = raw.prepare('SELECT bytes FROM ledger_meta_parts WHERE id / 4096 = ? ORDER BY id').all(sequence).map((r) => r.bytes as Uint8Array);
+    raw.prepare('UPDATE ledgers SET meta = ? WHERE sequence = ?').run(Buffer.concat(parts), sequence);
+  }
+  raw.exec("DROP TABLE events; DROP TABLE event_terms; DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DROP TABLE ledger_meta_parts; ALTER TABLE ledgers DROP COLUMN meta_parts; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 1;");
   raw.close();
   const reopened = new SqliteStore(path);
   try {

@@ -180,7 +180,7 @@ describe('entry history', () => {
     old.close();
     // take the file back to schema version 2, as a build before migration 3 left it
     const db = new DatabaseSync(path);
-    db.exec("DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 2");
+    db.exec("DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DROP TABLE ledger_meta_parts; ALTER TABLE ledgers DROP COLUMN meta_parts; DELETE FROM metadata WHERE key = 'entryHistoryFrom'; PRAGMA user_version = 2");
     db.close();
 
     const store = new SqliteStore(path);
@@ -245,7 +245,7 @@ describe('entry history', () => {
     old.close();
     // back to schema version 3, with a row in step 3's layout
     const db = new DatabaseSync(path);
-    db.exec("DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'");
+    db.exec("DROP TABLE ledger_meta_parts; ALTER TABLE ledgers DROP COLUMN meta_parts; DROP TABLE entry_history_images; DROP TABLE entry_history_writers; DELETE FROM metadata WHERE key = 'entryHistoryFrom'");
     db.exec(migrations[2]);
     db.exec("UPDATE metadata SET value = '1' WHERE key = 'entryHistoryFrom'"); // its history went back to ledger 1
     db.prepare('INSERT INTO ledger_entry_history (id, key, entry, last_modified) VALUES (?, ?, ?, ?)').run(16_777_216, keyOf(a), encodeLedgerEntry(a), 1);

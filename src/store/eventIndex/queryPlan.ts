@@ -110,7 +110,7 @@ export interface Stream {
   /** Moves to the first ledger at or past `target` (in the stream's direction) that has positions; END if none. */
   seek(target: number): number;
   /** The sorted positions at the ledger the last seek returned. */
-  positions(): number[];
+  positions(): ArrayLike<number>;
 }
 
 /** The stream of ledgers (with positions) where `plan` holds, between ledgers lo and hi. */
@@ -122,6 +122,8 @@ export function planStream(plan: Node, source: PostingsSource, lo: number, hi: n
   }
 }
 
+const NO_POSTINGS: Postings = { ledgers: [], positionsAt: () => [] };
+
 class TermStream implements Stream {
   private readonly src: PostingsSource;
   private readonly term: number;
@@ -129,7 +131,9 @@ class TermStream implements Stream {
   private readonly hi: number;
   private readonly desc: boolean;
   private segment = NaN;               // the segment loaded, NaN before the first
-  private entries: Postings = { ledgers: [], positions: [] };
+  private entries: Postings = NO_POSTINGS;
+  /** entries.ledgers, read once a segment (a growing segment's is a view made on each read). */
+  private ledgers: ArrayLike<number> = [];
   private i = 0;
 
   constructor(src: PostingsSource, term: number, lo: number, hi: number, desc: boolean) {
@@ -146,7 +150,7 @@ class TermStream implements Stream {
     for (;;) {
       if (this.segment === want || (!Number.isNaN(this.segment) && (this.desc ? this.segment < want : this.segment > want))) {
         // scan the loaded segment from the current entry
-        const ls = this.entries.ledgers;
+        const ls = this.ledgers;
         while (this.i >= 0 && this.i < ls.length) {
           const l = ls[this.i];
           if (this.desc ? l <= target : l >= target) {
@@ -161,18 +165,19 @@ class TermStream implements Stream {
       if (this.desc ? next > want : next < want) next = want;
       if (this.desc ? next < segmentOf(this.lo) : next > segmentOf(this.hi)) return END;
       this.segment = next;
-      this.entries = this.src.segmentPostings(next, this.term) ?? { ledgers: [], positions: [] };
-      this.i = this.desc ? this.entries.ledgers.length - 1 : 0;
+      this.entries = this.src.segmentPostings(next, this.term) ?? NO_POSTINGS;
+      this.ledgers = this.entries.ledgers;
+      this.i = this.desc ? this.ledgers.length - 1 : 0;
     }
   }
 
-  positions(): number[] { return this.entries.positions[this.i]; }
+  positions(): ArrayLike<number> { return this.entries.positionsAt(this.i); }
 }
 
 class AndStream implements Stream {
   private readonly of: Stream[];
   private readonly step: number;
-  private current: number[] = [];
+  private current: ArrayLike<number> = [];
 
   constructor(of: Stream[], desc: boolean) {
     this.of = of;
@@ -203,14 +208,14 @@ class AndStream implements Stream {
     }
   }
 
-  positions(): number[] { return this.current; }
+  positions(): ArrayLike<number> { return this.current; }
 }
 
 class OrStream implements Stream {
   private readonly of: Stream[];
   private readonly desc: boolean;
   private readonly at: number[];
-  private current: number[] = [];
+  private current: ArrayLike<number> = [];
 
   constructor(of: Stream[], desc: boolean) {
     this.of = of;
@@ -226,7 +231,7 @@ class OrStream implements Stream {
       if (l !== END && (best === END || (this.desc ? l > best : l < best))) best = l;
     }
     if (best === END) return END;
-    let ps: number[] | undefined;
+    let ps: ArrayLike<number> | undefined;
     for (let k = 0; k < this.of.length; k++) {
       if (this.at[k] !== best) continue;
       ps = ps === undefined ? this.of[k].positions() : union(ps, this.of[k].positions());
@@ -235,10 +240,10 @@ class OrStream implements Stream {
     return best;
   }
 
-  positions(): number[] { return this.current; }
+  positions(): ArrayLike<number> { return this.current; }
 }
 
-function intersect(a: number[], b: number[]): number[] {
+function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out: number[] = [];
   let i = 0;
   let j = 0;
@@ -248,7 +253,7 @@ function intersect(a: number[], b: number[]): number[] {
   return out;
 }
 
-function union(a: number[], b: number[]): number[] {
+function union(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out: number[] = [];
   let i = 0;
   let j = 0;

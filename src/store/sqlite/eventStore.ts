@@ -20,7 +20,7 @@
 // matched exactly (hash collisions, `**`). A filter that restricts nothing makes the whole query a
 // plain key-range scan.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { decodePostings, encodePostings, eventTermsOf, type Postings } from '../../events/indexTerms.ts';
+import { decodePostings, encodePostings, eventTermsOf, GrowingPostings, type Postings } from '../../events/indexTerms.ts';
 import { matchesAny } from '../../events/eventFilter.ts';
 import { parseContractEvent } from '../../events/eventBytes.ts';
 import { txOpOrder } from '../../events/eventIds.ts';
@@ -43,13 +43,13 @@ interface EventRowRead { key: number; cursor_tx: number; cursor_op: number; even
 /** The in-memory postings of the segment still being written. */
 class OpenSegment {
   readonly segment: number;
-  readonly terms = new Map<number, Postings>();
+  readonly terms = new Map<number, GrowingPostings>();
   constructor(segment: number) { this.segment = segment; }
 }
 
 /** What the current ingest transaction changed in memory, to keep on commit or undo on rollback. */
 interface Staged {
-  undo: Array<[Postings, number]>;       // postings of the committed open segment, and their length before
+  undo: Array<[GrowingPostings, number]>; // postings of the committed open segment, and their ledger count before
   created: number[];                     // terms the transaction added to the committed open segment
   current: OpenSegment | undefined;      // a segment the transaction started
   flushed: Set<number>;                  // segments whose rows the transaction wrote
@@ -116,15 +116,15 @@ export class EventStore {
     for (const t of eventTermsOf(event, this.termScratch)) {
       const p = seg.terms.get(t);
       if (p === undefined) {
-        seg.terms.set(t, { ledgers: [ledger], positions: [[position]] });
+        const fresh = new GrowingPostings();
+        fresh.addLedger(ledger, position);
+        seg.terms.set(t, fresh);
         staged?.created.push(t);
-      } else if (p.ledgers[p.ledgers.length - 1] !== ledger) {
-        staged?.undo.push([p, p.ledgers.length]);
-        p.ledgers.push(ledger);
-        p.positions.push([position]);
-      } else {
-        const ps = p.positions[p.positions.length - 1];
-        if (ps[ps.length - 1] !== position) ps.push(position);
+      } else if (p.lastLedger !== ledger) {
+        staged?.undo.push([p, p.count]);
+        p.addLedger(ledger, position);
+      } else if (p.lastPosition !== position) {
+        p.addPosition(position);
       }
     }
   }
@@ -190,9 +190,8 @@ export class EventStore {
     this.staged = undefined;
     if (!staged || !this.open) return;
     for (let k = staged.undo.length - 1; k >= 0; k--) {
-      const [p, length] = staged.undo[k];
-      p.ledgers.length = length;
-      p.positions.length = length;
+      const [p, count] = staged.undo[k];
+      p.truncate(count);
     }
     for (const t of staged.created) this.open.terms.delete(t);
   }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
-import { decodePositions, decodePostings, encodePositions, encodePostings, eventTerms, eventTermsOf, termHash } from '../../../src/events/indexTerms.ts';
+import { decodePositions, decodePostings, encodePositions, encodePostings, eventTerms, eventTermsOf, GrowingPostings, ListPostings, termHash } from '../../../src/events/indexTerms.ts';
 import { EventXdrError, parseContractEvent, skipScVal } from '../../../src/events/eventBytes.ts';
 import { FIRST_LEDGER, LAST_LEDGER, ledgerMeta } from '../methods/support/pubnet.ts';
 
@@ -79,9 +79,30 @@ test('position lists round-trip through their LEB128 delta encoding', () => {
 });
 
 test('segment postings round-trip', () => {
-  const p = { ledgers: [128, 130, 255], positions: [[0, 5, 6], [2], [0, 1, 2, 3, 1000, 2097151]] };
+  const p = new ListPostings([128, 130, 255], [[0, 5, 6], [2], [0, 1, 2, 3, 1000, 2097151]]);
   assert.deepEqual(decodePostings(encodePostings(p, 128), 128), p);
-  assert.deepEqual(decodePostings(encodePostings({ ledgers: [], positions: [] }, 0), 0), { ledgers: [], positions: [] });
+  assert.deepEqual(decodePostings(encodePostings(new ListPostings([], []), 0), 0), new ListPostings([], []));
+});
+
+test('growing postings hold what was added, past their first room, and drop rolled-back ledgers', () => {
+  const g = new GrowingPostings();
+  const expected = new ListPostings([], []);
+  for (let l = 0; l < 100; l++) {
+    const ledger = 128 + l;
+    const ps = Array.from({ length: (l % 7) + 1 }, (_, k) => k * 3 + l);
+    g.addLedger(ledger, ps[0]);
+    for (const x of ps.slice(1)) g.addPosition(x);
+    expected.ledgers.push(ledger);
+    expected.positions.push(ps);
+  }
+  const read = (p: GrowingPostings) => new ListPostings([...p.ledgers], Array.from({ length: p.count }, (_, i) => [...p.positionsAt(i)]));
+  assert.deepEqual(read(g), expected);
+  assert.deepEqual(decodePostings(encodePostings(g, 128), 128), expected);
+  assert.equal(g.lastLedger, 227);
+  assert.equal(g.lastPosition, 99 + 3 * (99 % 7));
+  g.truncate(40);
+  g.addLedger(300, 9);
+  assert.deepEqual(read(g), new ListPostings([...expected.ledgers.slice(0, 40), 300], [...expected.positions.slice(0, 40), [9]]));
 });
 
 test('term hashes: 47-bit, stable, kind-sensitive', () => {

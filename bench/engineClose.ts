@@ -275,6 +275,13 @@ function measureCloses(engine: EngineLedgers, market: Market, size: MarketSize, 
   return { payMs, orderMs, ratios, payRate, orderRate, paySearch, orderSearch, roleStats };
 }
 
+/**
+ * Issue 27's bar for a 10,000-payment ledger closed and stored: 0.6x the close alone as
+ * BENCHMARKS.md had it on 2026-11-25 (1,287 ms). A figure of an earlier run, not of this one: the
+ * row's ratio is to this run's close.
+ */
+const CLOSE_AND_STORE_TARGET_MS = 772;
+
 export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) => void): Promise<{ rows: Row[]; details: string[] }> {
   const size: MarketSize = { lanes: Math.max(opts.paymentLanes, opts.tradingLanes, opts.ledgerTxs), tradingLanes: Math.max(opts.tradingLanes, opts.ledgerTxs), makers: opts.makers, offersPerMaker: opts.offersPerMaker };
   const market = new Market(size);
@@ -297,7 +304,8 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
       {
         metric: `Engine close and store: ledger of ${n} payments (close, meta encoded, converted to rows, LedgerWriter.write; in process)`,
         value: `${fmt(opts.ledgerTxs / (storedMs('total') / 1000))} tx/s (${fmt(storedMs('total'))} ms: close ${fmt(storedMs('close'))}, encode ${fmt(storedMs('encode'))}, convert ${fmt(storedMs('convert'))}, write ${fmt(storedMs('write'))})`,
-        ratio: `${(storedMs('total') / median(payMs)).toFixed(2)}x close only`, target: 'reported (no target)', verdict: 'n/a',
+        ratio: `${(storedMs('total') / median(payMs)).toFixed(2)}x close only`,
+        target: `<= ${CLOSE_AND_STORE_TARGET_MS} ms (issue 27: 0.6x the close of 2026-11-25)`, verdict: storedMs('total') <= CLOSE_AND_STORE_TARGET_MS ? 'PASS' : 'FAIL',
       },
       {
         metric: `Engine close: ledger of ${n} offers and path payments against a ${market.offers.toLocaleString('en-US')}-offer book`,
@@ -315,7 +323,7 @@ export async function runEngineBench(opts: EngineBenchOptions, log: (m: string) 
       ...payMs.map((p, i) => `| ${i + 1} | ${fmt(p)} | ${fmt(orderMs[i])} | ${ratios[i].toFixed(2)} |`), '',
       `Largest ledger under the 1 s cadence: a first guess from the cost per transaction at ${n} transactions, then candidate ledgers (the first n lanes' transactions; median of ${opts.searchSamples} closes each), narrowed between the largest under 1 s and the smallest over to within 2% (at most ${opts.searchSteps} candidates). This is the engine's close only: the node also encodes, converts and stores every ledger, so its own full cycle fits fewer. On a shared machine two sizes a few transactions apart can land on either side of 1 s (see the spread of the samples above): read the figure to within that spread, not to the transaction.`, '',
       searchLine('Payments', paySearch), searchLine('Offers and path payments', orderSearch), '',
-      `Close and store: what the standalone network does to make a closed ledger stored (StandaloneNetwork.closeWith, without its slicing): \`closeLedgerSteps\`, \`encodeCloseMetaSteps\`, \`closedLedgerBatch\` (rows through the addon for a ledger this big), \`LedgerWriter.write\` (the state-size window, \`store.ingest\` in one SQLite transaction, the feed) and \`OrderBook.apply\` of the writes. Each sample stores its ledger, so each is a fresh ledger of ${n} payments (lanes 0 to ${opts.ledgerTxs - 1}, each paying the next), built and verified before the clock; ${opts.storeSamples} samples, run after the rows above; medians per step (the total is the median of the per-sample totals).`, '',
+      `Close and store: what the standalone network does to make a closed ledger stored (StandaloneNetwork.closeWith, without its slicing): \`closeLedgerSteps\`, \`encodeCloseMetaSteps\`, \`closedLedgerBatch\` (rows through the addon for a ledger this big), \`LedgerWriter.write\` (the state-size window, \`store.ingest\` in one SQLite transaction, the feed) and \`OrderBook.apply\` of the writes. Each sample stores its ledger, so each is a fresh ledger of ${n} payments (lanes 0 to ${opts.ledgerTxs - 1}, each paying the next), built and verified before the clock; ${opts.storeSamples} samples, run after the rows above; medians per step (the total is the median of the per-sample totals). Against the ${CLOSE_AND_STORE_TARGET_MS} ms bar: the close alone takes ${fmt(storedMs('close'))} ms here (${fmt(median(payMs))} ms in the close-only row), ${(storedMs('close') / CLOSE_AND_STORE_TARGET_MS).toFixed(2)}x the bar before anything is encoded or stored, so no change to the storing can meet it; the engine's close itself would have to get faster.`, '',
       '| Sample | Close ms | Encode ms | Convert ms | Write ms | Total ms | Process CPU ms |', '|---|---|---|---|---|---|---|',
       ...stored.map((m, i) => `| ${i + 1} | ${fmt(m.close)} | ${fmt(m.encode)} | ${fmt(m.convert)} | ${fmt(m.write)} | ${fmt(m.total)} | ${fmt(m.cpu)} |`), '',
     ];

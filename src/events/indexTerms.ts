@@ -160,54 +160,51 @@ export class ListPostings implements Postings {
 }
 
 /**
- * A term's postings in the segment being written, in typed arrays that grow by doubling. An open
- * segment of 6,000-transaction ledgers holds tens of thousands of terms over up to 128 ledgers: as
- * an array per term and ledger that was millions of small objects (2.6 MB of heap a ledger), which
- * the garbage collector traced again and again; typed arrays hold no references to trace.
+ * A term's postings in the segment being written: every ledger's positions in one array, with where
+ * each ledger's end. An open segment of 6,000-transaction ledgers holds tens of thousands of terms
+ * over up to 128 ledgers: as an array per term and ledger that was millions of small objects (2.6 MB
+ * of heap a ledger), which the garbage collector traced again and again; now it is three arrays a
+ * term.
  */
 export class GrowingPostings implements Postings {
-  private ledgerList: Uint32Array<ArrayBuffer> = new Uint32Array(2);
-  /** Where each ledger's positions start in `flat`; starts[count] is the end of the last. */
-  private starts: Uint32Array<ArrayBuffer> = new Uint32Array(3);
-  private flat: Uint32Array<ArrayBuffer> = new Uint32Array(2);
-  /** Ledgers held. */
-  count = 0;
+  /** Ascending; one number per ledger. */
+  readonly ledgers: number[] = [];
+  /** Where each ledger's positions end in `flat`. */
+  private readonly ends: number[] = [];
+  private readonly flat: number[] = [];
 
-  get ledgers(): Uint32Array { return this.ledgerList.subarray(0, this.count); }
-  positionsAt(i: number): Uint32Array { return this.flat.subarray(this.starts[i], this.starts[i + 1]); }
-  get lastLedger(): number { return this.count === 0 ? -1 : this.ledgerList[this.count - 1]; }
-  get lastPosition(): number { return this.count === 0 ? -1 : this.flat[this.starts[this.count] - 1]; }
+  /** Ledgers held. */
+  get count(): number { return this.ledgers.length; }
+  /** A copy (queries read one or two ledgers' positions a term; the flush reads allPositions). */
+  positionsAt(i: number): number[] { return this.flat.slice(this.startOf(i), this.ends[i]); }
+  /** Every ledger's positions, one after another: ledger i's from startOf(i) to endOf(i). */
+  get allPositions(): readonly number[] { return this.flat; }
+  startOf(i: number): number { return i === 0 ? 0 : this.ends[i - 1]; }
+  endOf(i: number): number { return this.ends[i]; }
+  get lastLedger(): number { return this.ledgers.length === 0 ? -1 : this.ledgers[this.ledgers.length - 1]; }
+  get lastPosition(): number { return this.flat.length === 0 ? -1 : this.flat[this.flat.length - 1]; }
 
   /** A position in a ledger after the last one held. */
   addLedger(ledger: number, position: number): void {
-    if (this.count === this.ledgerList.length) {
-      this.ledgerList = grown(this.ledgerList, this.count);
-      this.starts = grown(this.starts, this.count + 1);
-    }
-    this.ledgerList[this.count] = ledger;
-    this.count++;
-    this.starts[this.count] = this.starts[this.count - 1];
-    this.addPosition(position);
+    this.ledgers.push(ledger);
+    this.flat.push(position);
+    this.ends.push(this.flat.length);
   }
 
   /** A position after the last one, in the last ledger. */
   addPosition(position: number): void {
-    const end = this.starts[this.count];
-    if (end === this.flat.length) this.flat = grown(this.flat, end);
-    this.flat[end] = position;
-    this.starts[this.count] = end + 1;
+    this.flat.push(position);
+    this.ends[this.ends.length - 1] = this.flat.length;
   }
 
   /** Keeps the first `count` ledgers (a rolled-back write). */
-  truncate(count: number): void { this.count = count; }
+  truncate(count: number): void {
+    this.ledgers.length = count;
+    this.ends.length = count;
+    this.flat.length = count === 0 ? 0 : this.ends[count - 1];
+  }
 }
 
-/** `a` with twice the room, its first `used` values kept. */
-function grown(a: Uint32Array<ArrayBuffer>, used: number): Uint32Array<ArrayBuffer> {
-  const b = new Uint32Array(a.length * 2);
-  b.set(a.subarray(0, used));
-  return b;
-}
 
 function pushVarint(out: number[], v: number): void {
   while (v >= 0x80) {
@@ -222,13 +219,17 @@ export function encodePostings(p: Postings, base: number): Uint8Array {
   const out: number[] = [];
   let prevLedger = base;
   const ledgers = p.ledgers;
+  // an open segment's positions are read from its one array, with no view made per ledger
+  const growing = p instanceof GrowingPostings ? p : undefined;
   for (let i = 0; i < ledgers.length; i++) {
     pushVarint(out, ledgers[i] - prevLedger);
     prevLedger = ledgers[i];
-    const ps = p.positionsAt(i);
-    pushVarint(out, ps.length);
+    const ps = growing ? growing.allPositions : p.positionsAt(i);
+    const from = growing ? growing.startOf(i) : 0;
+    const to = growing ? growing.endOf(i) : ps.length;
+    pushVarint(out, to - from);
     let prev = 0;
-    for (let k = 0; k < ps.length; k++) {
+    for (let k = from; k < to; k++) {
       pushVarint(out, ps[k] - prev);
       prev = ps[k];
     }

@@ -1,7 +1,7 @@
 // Runs lumen-rpc as a child process, the way users run it, on a free loopback port and a fresh
 // database, and waits until it answers JSON-RPC; and calls it on connections of their own.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,9 +72,22 @@ export async function startRefusal(opts: StartOptions): Promise<string> {
   throw new Error(`the node started with ${(opts.args ?? []).join(' ')}`);
 }
 
+/**
+ * The database folders this process made, removed when it exits. Not on stop(): tests start a node
+ * again on a stopped one's database. Left behind, a full test run and bench left tens of GB in /tmp.
+ */
+const madeFolders: string[] = [];
+process.once('exit', () => { for (const dir of madeFolders) rmSync(dir, { recursive: true, force: true }); });
+
+function freshDatabasePath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lumen-rpc-'));
+  madeFolders.push(dir);
+  return join(dir, 'node.sqlite');
+}
+
 export async function startNodeProcess(opts: StartOptions = {}): Promise<NodeProcess> {
   const port = opts.port ?? await freePort();
-  const dbPath = opts.dbPath ?? join(mkdtempSync(join(tmpdir(), 'lumen-rpc-')), 'node.sqlite');
+  const dbPath = opts.dbPath ?? freshDatabasePath();
   const protocol = opts.protocol === undefined ? CLIENT_PROTOCOL : opts.protocol;
   const pinned = protocol === null || (opts.args ?? []).includes('--protocol') ? [] : ['--protocol', String(protocol)];
   const args = [...(opts.nodeArgs ?? []), 'bin/lumen-rpc.js', 'start', '--endpoint', `127.0.0.1:${port}`, '--db-path', dbPath, ...pinned, ...(opts.args ?? [])];

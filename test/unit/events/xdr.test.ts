@@ -95,7 +95,7 @@ test('growing postings hold what was added, past their first room, and drop roll
     expected.ledgers.push(ledger);
     expected.positions.push(ps);
   }
-  const read = (p: GrowingPostings) => new ListPostings([...p.ledgers], Array.from({ length: p.count }, (_, i) => [...p.positionsAt(i)]));
+  const read = (p: GrowingPostings) => new ListPostings([...p.ledgers], Array.from({ length: p.count }, (_, i) => Array.from(p.positionsAt(i))));
   assert.deepEqual(read(g), expected);
   assert.deepEqual(decodePostings(encodePostings(g, 128), 128), expected);
   assert.equal(g.lastLedger, 227);
@@ -103,6 +103,13 @@ test('growing postings hold what was added, past their first room, and drop roll
   g.truncate(40);
   g.addLedger(300, 9);
   assert.deepEqual(read(g), new ListPostings([...expected.ledgers.slice(0, 40), 300], [...expected.positions.slice(0, 40), [9]]));
+  // a short one (its positions still in a plain array) rolled back too
+  const short = new GrowingPostings();
+  short.addLedger(5, 1); short.addPosition(4); short.addLedger(6, 2); short.addPosition(3);
+  short.truncate(1);
+  short.addLedger(7, 8);
+  assert.deepEqual(read(short), new ListPostings([5, 7], [[1, 4], [8]]));
+  assert.deepEqual(decodePostings(encodePostings(short, 0), 0), new ListPostings([5, 7], [[1, 4], [8]]));
 });
 
 test('term hashes: 47-bit, stable, kind-sensitive', () => {

@@ -5,6 +5,7 @@ import json
 import os
 import shlex
 import socket
+import shutil
 import subprocess
 import tempfile
 import time
@@ -60,6 +61,7 @@ def network():
     yield url
     proc.terminate()
     proc.wait(timeout=15)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

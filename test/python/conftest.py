@@ -2,6 +2,7 @@
 import json
 import os
 import socket
+import shutil
 import subprocess
 import tempfile
 import time
@@ -29,7 +30,8 @@ def _rpc(url: str, method: str) -> dict:
 @pytest.fixture(scope="session")
 def node_url():
     port = _free_port()
-    db = os.path.join(tempfile.mkdtemp(prefix="lumen-rpc-py-"), "node.sqlite")
+    folder = tempfile.mkdtemp(prefix="lumen-rpc-py-")
+    db = os.path.join(folder, "node.sqlite")
     proc = subprocess.Popen(
         [NODE, "bin/lumen-rpc.js", "start", "--endpoint", f"127.0.0.1:{port}", "--db-path", db,
          # protocol 28: stellar-sdk 16.1 (PyPI's latest here) has no protocol-30 XDR
@@ -53,3 +55,4 @@ def node_url():
     yield url
     proc.terminate()
     proc.wait(timeout=15)
+    shutil.rmtree(folder, ignore_errors=True)

@@ -132,8 +132,6 @@ class TermStream implements Stream {
   private readonly desc: boolean;
   private segment = NaN;               // the segment loaded, NaN before the first
   private entries: Postings = NO_POSTINGS;
-  /** entries.ledgers, read once a segment (a growing segment's is a view made on each read). */
-  private ledgers: ArrayLike<number> = [];
   private i = 0;
 
   constructor(src: PostingsSource, term: number, lo: number, hi: number, desc: boolean) {
@@ -150,7 +148,7 @@ class TermStream implements Stream {
     for (;;) {
       if (this.segment === want || (!Number.isNaN(this.segment) && (this.desc ? this.segment < want : this.segment > want))) {
         // scan the loaded segment from the current entry
-        const ls = this.ledgers;
+        const ls = this.entries.ledgers;
         while (this.i >= 0 && this.i < ls.length) {
           const l = ls[this.i];
           if (this.desc ? l <= target : l >= target) {
@@ -166,8 +164,7 @@ class TermStream implements Stream {
       if (this.desc ? next < segmentOf(this.lo) : next > segmentOf(this.hi)) return END;
       this.segment = next;
       this.entries = this.src.segmentPostings(next, this.term) ?? NO_POSTINGS;
-      this.ledgers = this.entries.ledgers;
-      this.i = this.desc ? this.ledgers.length - 1 : 0;
+      this.i = this.desc ? this.entries.ledgers.length - 1 : 0;
     }
   }
 

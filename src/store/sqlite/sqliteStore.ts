@@ -87,7 +87,6 @@ export class SqliteStore implements Store {
       if (this.reader !== this.db) this.reader.exec('PRAGMA busy_timeout = 5000');
       this.eventStore = new EventStore(this.db, this.reader);
       this.history = new EntryHistory(this.db, this.reader, options.entryHistory ?? true);
-      if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
       const p = (sql: string) => this.db.prepare(sql);
       const r = (sql: string) => this.reader.prepare(sql);
       this.insertTxs = new BatchInsert(this.db,
@@ -141,6 +140,7 @@ export class SqliteStore implements Store {
       this.rd.txByHash.setReadBigInts(true);
       this.rd.txsFrom.setReadBigInts(true);
       this.rd.fees.setReadBigInts(true);
+      if (versionBefore >= 1 && versionBefore < EVENTS_MIGRATION) this.backfillEvents();
       this.refreshRange();
       this.eventStore.load(this.latest?.sequence);
     } catch (e) {
@@ -194,7 +194,7 @@ export class SqliteStore implements Store {
    * the event index and the entry history. Refused while another is open (a sliced ingest).
    */
   private *transaction<T>(steps: Generator<void, T>): Generator<void, T> {
-    if (this.db.isTransaction) throw new Error('the store is already writing: one write at a time');
+    this.refuseWhileWriting();
     this.db.exec('BEGIN IMMEDIATE');
     let result: T;
     try {
@@ -202,7 +202,7 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
     } catch (e) {
       if (this.db.isOpen && this.db.isTransaction) this.db.exec('ROLLBACK');
-      for (const b of [this.insertTxs, this.insertTxHashes, this.upsertEntries, this.insertFees]) b?.clear(); // (absent while a migration backfills)
+      for (const b of [this.insertTxs, this.insertTxHashes, this.upsertEntries, this.insertFees]) b.clear();
       this.eventStore.rolledBack();
       this.history.rolledBack();
       throw e;
@@ -211,6 +211,11 @@ export class SqliteStore implements Store {
     this.history.committed();
     this.checkpointer?.committed();
     return result;
+  }
+
+  /** A write transaction is open (a sliced ingest between its slices): a second one must wait its turn. */
+  private refuseWhileWriting(): void {
+    if (this.db.isTransaction) throw new Error('the store is already writing: one write at a time');
   }
 
   private refreshRange(): void {
@@ -252,11 +257,7 @@ export class SqliteStore implements Store {
       }
       expected++;
     }
-    const self = this;
-    yield* this.transaction((function* () {
-      for (const batch of batches) yield* self.ledgerSteps(batch);
-      yield* self.trimSteps(batches[batches.length - 1].ledger.sequence + 1 - retentionWindow);
-    })());
+    yield* this.transaction(this.ledgersAndTrimSteps(batches, retentionWindow));
     this.ingested(batches);
   }
 
@@ -275,6 +276,11 @@ export class SqliteStore implements Store {
       runSteps(this.trimSteps(Math.max(first, batches[batches.length - 1].ledger.sequence + 1 - retentionWindow)));
     });
     this.ingested(batches);
+  }
+
+  private *ledgersAndTrimSteps(batches: readonly IngestBatch[], retentionWindow: number): Generator<void, void> {
+    for (const batch of batches) yield* this.ledgerSteps(batch);
+    yield* this.trimSteps(batches[batches.length - 1].ledger.sequence + 1 - retentionWindow);
   }
 
   /** Removes every ledger below `cutoff` with what belongs to it (the retention window's trim). */
@@ -373,7 +379,7 @@ export class SqliteStore implements Store {
     // keep seeing the previous state until COMMIT, and a crash leaves it. (An in-memory database's
     // reads share this connection and see the state being built; it has no ledgers then, and the
     // RPC methods answer "no ledger".) The caller guarantees no ledger is ingested meanwhile.
-    if (this.db.isTransaction) throw new Error('the store is already writing: one write at a time');
+    this.refuseWhileWriting();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.st.clearEntries.run();
@@ -424,6 +430,7 @@ export class SqliteStore implements Store {
 
   resolveForked(groups: ReadonlyArray<{ key: Uint8Array; writes: readonly StoredEntry[] }>): StoredEntry[] {
     const made: StoredEntry[] = [];
+    this.refuseWhileWriting();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       for (const g of groups) {

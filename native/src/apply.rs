@@ -24,6 +24,7 @@ mod p28 {
     use soroban_simulation_p28 as simulation;
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
     pub mod line;
+    pub mod trace;
 }
 #[path = "apply"]
 mod p29 {
@@ -31,6 +32,7 @@ mod p29 {
     use soroban_simulation_p29 as simulation;
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
     pub mod line;
+    pub mod trace;
 }
 #[path = "apply"]
 mod p30 {
@@ -38,6 +40,7 @@ mod p30 {
     use soroban_simulation_p30 as simulation;
     pub const PROTOCOL: u32 = host::meta::INTERFACE_VERSION.protocol;
     pub mod line;
+    pub mod trace;
 }
 
 // Each module runs the protocol it is named for, and the lines are the ones protocols.rs lists.
@@ -73,6 +76,23 @@ pub struct InvokeInput {
     pub entries: Vec<FootprintEntry>,
     pub prng_seed: [u8; 32],
     pub enable_diagnostics: bool,
+    /// Records the host's frames, their budget readings and storage calls (`InvokeOutput::trace`).
+    pub trace: bool,
+}
+
+/// One thing the host reported to the trace hook while it ran (see `apply/trace.rs`).
+#[derive(Clone, Debug)]
+pub enum TraceStep {
+    /// A frame was pushed. `kind`: VM, SAC or the host function's type; `function`: the symbol as
+    /// the host shows it (long symbols by handle; the diagnostic fn_call events name them in full);
+    /// `args`: how many arguments it was called with.
+    Push { kind: String, function: String, args: u32, cpu: u64, mem: u64 },
+    /// The top frame is about to be popped; `result` is the host's rendering of what it returned
+    /// (`ok`) or of its error. A failed frame's changes are rolled back right after.
+    Pop { ok: bool, result: String, cpu: u64, mem: u64 },
+    /// A storage call the top frame made through the host (get/put/has/del/extend), its arguments
+    /// as the host shows them.
+    Storage { call: String, args: Vec<String> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +122,8 @@ pub struct InvokeOutput {
     pub rent_fee: i64,
     pub cpu_insns: u64,
     pub mem_bytes: u64,
+    /// The host's trace, when asked for (`InvokeInput::trace`).
+    pub trace: Vec<TraceStep>,
 }
 
 

@@ -554,6 +554,46 @@ pub struct InvokeApplyRequest {
     /// 32 bytes.
     pub prng_seed: Buffer,
     pub enable_diagnostics: bool,
+    /// Records the host's frames, budget readings and storage calls in `trace`.
+    pub trace: Option<bool>,
+}
+
+/// One step of the host's trace (apply::TraceStep): `step` is "push", "pop" or "storage".
+#[napi(object)]
+pub struct TraceStepOutput {
+    pub step: String,
+    /// push: VM, SAC or the host function type.
+    pub kind: Option<String>,
+    /// push: the function symbol as the host shows it.
+    pub function: Option<String>,
+    /// push: how many arguments the frame was called with.
+    pub arg_count: Option<u32>,
+    /// pop: whether the frame returned (else it failed and its changes are rolled back).
+    pub ok: Option<bool>,
+    /// pop: the host's rendering of the returned value or of the error.
+    pub result: Option<String>,
+    /// storage: the host function called (get_contract_data, put_contract_data, ...).
+    pub call: Option<String>,
+    /// storage: its arguments as the host shows them.
+    pub args: Option<Vec<String>>,
+    /// push / pop: CPU instructions and memory bytes the budget had metered.
+    pub cpu: Option<i64>,
+    pub mem: Option<i64>,
+}
+
+fn trace_step(step: apply::TraceStep) -> TraceStepOutput {
+    let blank = TraceStepOutput {
+        step: String::new(), kind: None, function: None, arg_count: None, ok: None, result: None, call: None, args: None, cpu: None, mem: None,
+    };
+    match step {
+        apply::TraceStep::Push { kind, function, args, cpu, mem } => TraceStepOutput {
+            step: "push".into(), kind: Some(kind), function: Some(function), arg_count: Some(args), cpu: Some(cpu as i64), mem: Some(mem as i64), ..blank
+        },
+        apply::TraceStep::Pop { ok, result, cpu, mem } => TraceStepOutput {
+            step: "pop".into(), ok: Some(ok), result: Some(result), cpu: Some(cpu as i64), mem: Some(mem as i64), ..blank
+        },
+        apply::TraceStep::Storage { call, args } => TraceStepOutput { step: "storage".into(), call: Some(call), args: Some(args), ..blank },
+    }
 }
 
 #[napi(object)]
@@ -574,6 +614,8 @@ pub struct InvokeApplyResult {
     pub rent_fee: i64,
     pub cpu_insns: i64,
     pub mem_bytes: i64,
+    /// The host's trace, when the request asked for it.
+    pub trace: Option<Vec<TraceStepOutput>>,
 }
 
 #[napi(object)]
@@ -658,7 +700,9 @@ impl SorobanApplier {
                 .collect(),
             prng_seed: seed,
             enable_diagnostics: request.enable_diagnostics,
+            trace: request.trace.unwrap_or(false),
         };
+        let traced = input.trace;
         let applier = self.inner.clone();
         let out = runner::run_on_host_thread("apply", move || applier.invoke(&input).map_err(|e| simulate::render_error(&e)))
             .and_then(|r| r)
@@ -680,6 +724,7 @@ impl SorobanApplier {
             rent_fee: out.rent_fee,
             cpu_insns: out.cpu_insns as i64,
             mem_bytes: out.mem_bytes as i64,
+            trace: traced.then(|| out.trace.into_iter().map(trace_step).collect()),
         })
     }
 

@@ -114,6 +114,30 @@ export interface InvokeApplyRequest {
   /** 32 bytes. */
   prngSeed: Uint8Array;
   enableDiagnostics: boolean;
+  /** Records the host's frames, budget readings and storage calls (InvokeApplyResult.trace). */
+  trace?: boolean;
+}
+
+/**
+ * One thing the host reported to the trace hook (native/src/apply/trace.rs): a frame pushed, a frame
+ * about to pop (ok: it returned; else it failed and is rolled back), or a storage call of the top frame.
+ */
+export interface NativeTraceStep {
+  step: 'push' | 'pop' | 'storage';
+  /** push: VM, SAC or the host function's type (InvokeContract, CreateContract, …). */
+  kind?: string | null;
+  /** push: the function symbol as the host shows it (long symbols by handle). */
+  function?: string | null;
+  /** push: how many arguments the frame was called with. */
+  argCount?: number | null;
+  ok?: boolean | null;
+  /** pop: the host's rendering of the return value or the error. */
+  result?: string | null;
+  call?: string | null;
+  args?: string[] | null;
+  /** push / pop: what the budget had metered. */
+  cpu?: number | null;
+  mem?: number | null;
 }
 
 export interface InvokeApplyResult {
@@ -130,6 +154,8 @@ export interface InvokeApplyResult {
   rentFee: number;
   cpuInsns: number;
   memBytes: number;
+  /** The host's trace, when the request asked for it. */
+  trace?: NativeTraceStep[] | null;
 }
 
 export interface RentChange {

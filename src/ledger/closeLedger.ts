@@ -18,7 +18,7 @@ import { nextHeader, headerHash } from './header.ts';
 import { signedStellarValue } from './validator.ts';
 import { u64 } from './encodeCloseMeta.ts';
 import { resourceUse, type SorobanEnv } from './soroban/resources.ts';
-import { RefundableFeeTracker, type SorobanOpContext } from './soroban/context.ts';
+import { RefundableFeeTracker, type HostRun, type SorobanOpContext } from './soroban/context.ts';
 import { isPersistentKey } from '../xdr/ledgerKeys.ts';
 import type { EvictionCandidate } from './sorobanState.ts';
 import { withRestores } from './soroban/restores.ts';
@@ -169,9 +169,7 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
     feePool -= refund;
     const processed = txProcessing[i];
     processed.postTxApplyFeeProcessing = ltx.commit();
-    processed.result.result.feeCharged -= refund;
-    const meta = processed.txApplyProcessing;
-    if (meta.v === 4) meta.v4.events.push({ stage: 2, event: feeEvent(ledger.networkId, frame.feeSourceId, -refund) });
+    recordRefund(processed.result.result, processed.txApplyProcessing, refund, ledger.networkId, frame);
     yield;
   }
 
@@ -280,6 +278,8 @@ export interface ApplyOptions {
    * protocol 25.
    */
   txSetBaseFee?: bigint | null;
+  /** Traces the host: each of its runs is recorded here (src/trace/). */
+  hostRuns?: HostRun[];
 }
 
 /**
@@ -292,7 +292,7 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   const txLtx = root.nest();
   const feeSourceChanges = frame.feeBump ? touchFeeBumpSource(frame, txLtx) : [];
   const soroban = frame.isSoroban && frame.sorobanData && sorobanEnv
-    ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed) : undefined;
+    ? sorobanContext(frame, frame.sorobanData, sorobanEnv, txPrngSeed, options.hostRuns) : undefined;
   const check = checkTransaction(frame, txLtx, {
     ledger, applying: true, soroban: sorobanEnv, skipSignatureVerification: options.skipSignatureVerification,
   });
@@ -348,6 +348,17 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
   return { result, meta, soroban: soroban?.fees, ...(internalError !== undefined ? { internalError } : {}) };
 }
 
+/**
+ * What a Soroban refund (made after every transaction of the ledger applied) changes in the
+ * transaction's own result and meta: the fee charged drops by it, and an AFTER_ALL_TXS fee event
+ * records it. Re-executing one transaction (src/trace/) ends the same way.
+ */
+export function recordRefund(result: xdr.TransactionResultWire, meta: xdr.TransactionMetaWire, refund: bigint,
+  networkId: Uint8Array, frame: TransactionFrame): void {
+  result.feeCharged -= refund;
+  if (meta.v === 4) meta.v4.events.push({ stage: 2, event: feeEvent(networkId, frame.feeSourceId, -refund) });
+}
+
 /** The BEFORE_ALL_TXS fee event of a transaction that was charged (none for a free one). */
 function chargedFeeEvents(frame: TransactionFrame, ledger: LedgerContext, feeCharged: bigint): xdr.TransactionEventWire[] {
   return feeCharged > 0n ? [{ stage: 0, event: feeEvent(ledger.networkId, frame.feeSourceId, feeCharged) }] : [];
@@ -371,8 +382,8 @@ function internallyFailed(frame: TransactionFrame, ledger: LedgerContext, feeCha
 }
 
 /** The Soroban context of a transaction: its fee split (stellar-core's commonPreApply) and the host. */
-function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, env: SorobanEnv, prngSeed: Uint8Array):
-  { ctx: SorobanOpContext; fees: SorobanFees } {
+function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDataWire, env: SorobanEnv, prngSeed: Uint8Array,
+  hostRuns: HostRun[] | undefined): { ctx: SorobanOpContext; fees: SorobanFees } {
   const use = resourceUse(frame, data);
   const nonRefundable = BigInt(env.host.resourceFee(use).nonRefundable);
   const tracker = new RefundableFeeTracker(data.resourceFee - nonRefundable);
@@ -382,6 +393,7 @@ function sorobanContext(frame: TransactionFrame, data: xdr.SorobanTransactionDat
     prngSeed: sha256(prngSeed, u64(0n)),
     diagnosticEvents: [],
     restores: [],
+    ...(hostRuns ? { hostRuns } : {}),
   };
   return { ctx, fees: { tracker, nonRefundable } };
 }

@@ -18,6 +18,14 @@ impl Counter {
         count
     }
 
+    /// Adds `by` like `increment`, then fails with contract error #7: the host rolls the write back.
+    pub fn increment_then_fail(env: Env, by: u32) -> u32 {
+        let count = Self::increment(env.clone(), by);
+        env.panic_with_error(soroban_sdk::Error::from_contract_error(7));
+        #[allow(unreachable_code)]
+        count
+    }
+
     pub fn get(env: Env) -> u32 {
         env.storage().instance().get(&COUNT).unwrap_or(0)
     }

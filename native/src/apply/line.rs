@@ -229,6 +229,7 @@ impl LineApplier {
         .map_err(|e| anyhow!("{e:?}"))?;
         let ledger_info = Self::ledger_info(&config, &input.ledger);
         let mut diagnostics: Vec<DiagnosticEvent> = Vec::new();
+        let recorder = input.trace.then(super::trace::Recorder::new);
         let outcome = e2e_invoke::invoke_host_function(
             &budget,
             input.enable_diagnostics,
@@ -241,13 +242,14 @@ impl LineApplier {
             encoded.into_iter(),
             input.prng_seed.as_slice(),
             &mut diagnostics,
-            None,
+            recorder.as_ref().map(|r| r.hook(&budget)),
             Some(self.modules.clone()),
         );
         let mut out = InvokeOutput {
             cpu_insns: budget.get_cpu_insns_consumed().unwrap_or(0),
             mem_bytes: budget.get_mem_bytes_consumed().unwrap_or(0),
             diagnostic_events: diagnostics.iter().map(xdr).collect::<Result<_>>()?,
+            trace: recorder.map(|r| r.take()).unwrap_or_default(),
             ..Default::default()
         };
         let result = outcome.and_then(|r| r.encoded_invoke_result.map(|v| (v, r.ledger_changes, r.encoded_contract_events)));

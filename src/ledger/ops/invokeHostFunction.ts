@@ -119,7 +119,9 @@ export const invokeHostFunction: OpHandler<Body> = {
       entries,
       prngSeed: s.prngSeed,
       enableDiagnostics: true,
+      ...(s.hostRuns ? { trace: true } : {}),
     });
+    s.hostRuns?.push({ keys, entries, result: out });
     for (const d of out.diagnosticEvents) s.diagnosticEvents.push(xdr.DiagnosticEvent.schema.decode(d));
     if (out.failure) {
       if (out.failure !== 'resource_limit_exceeded') return failed(INVOKE_HOST_FUNCTION.TRAPPED); // the host's events say why

@@ -1,7 +1,7 @@
 // What a Soroban operation needs beyond a classic one: the transaction's declared resources, the
 // network configuration, the host, and the refundable-fee budget it spends rent and events from.
 import type { xdr } from '../../xdr/xdr.ts';
-import type { NativeSorobanApplier } from '../../host/native.ts';
+import type { InvokeApplyResult, NativeSorobanApplier } from '../../host/native.ts';
 import type { SorobanNetworkConfig } from './networkConfig.ts';
 import { budgetExceeded, type NetworkError } from './diagnostics.ts';
 import type { Restore } from './restores.ts';
@@ -63,6 +63,16 @@ export interface SorobanOpContext {
   restores: Restore[];
   /** Set by a successful InvokeHostFunction. */
   returnValue?: xdr.ScValWire;
+  /** When set (tracing), each host run the operation made is recorded here, with the host's trace. */
+  hostRuns?: HostRun[];
+}
+
+/** One run of the host, as a trace reads it (src/trace/). */
+export interface HostRun {
+  /** The footprint's keys in the order the host got them (read-only, then read-write), and the entries it got. */
+  keys: xdr.LedgerKeyWire[];
+  entries: Array<{ entry?: Uint8Array; liveUntil?: number }>;
+  result: InvokeApplyResult;
 }
 
 /** The TTL entry of a contract entry (by its key's hash); `LedgerTxn.update` stamps lastModifiedLedgerSeq. */

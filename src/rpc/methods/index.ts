@@ -14,6 +14,7 @@ import { queryEvents } from './queryEvents.ts';
 import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
+import { traceTransaction } from './traceTransaction.ts';
 
 const served: Method[] = [
   getHealth,
@@ -29,6 +30,7 @@ const served: Method[] = [
   getFeeStats,
   getEvents,
   queryEvents,
+  traceTransaction,
 ];
 
 export const methods: Method[] = [...served, rpcDiscover(served)];

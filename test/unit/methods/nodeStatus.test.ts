@@ -98,10 +98,11 @@ test('getVersionInfo: node facts and protocol version (0 when nothing is stored)
   assert.equal((await call(getVersionInfo, {}, emptyCtx)).protocolVersion, 0);
 });
 
-test('the method list: the reference\'s twelve methods, its archive node\'s queryEvents and rpc.discover, unique names, object param schemas', () => {
+test('the method list: the reference\'s twelve methods, its archive node\'s queryEvents, rpc.discover and the read-only lumen_ ones, unique names, object param schemas', () => {
   assert.deepEqual(methods.map((m) => m.name).sort(), [
     'getEvents', 'getFeeStats', 'getHealth', 'getLatestLedger', 'getLedgerEntries', 'getLedgers', 'getNetwork',
-    'getTransaction', 'getTransactions', 'getVersionInfo', 'queryEvents', 'rpc.discover', 'sendTransaction', 'simulateTransaction',
+    'getTransaction', 'getTransactions', 'getVersionInfo', 'lumen_traceTransaction', 'queryEvents', 'rpc.discover', 'sendTransaction',
+    'simulateTransaction',
   ]);
   for (const m of methods) {
     assert.equal((m.paramsSchema as { type: string }).type, 'object', m.name);

@@ -1,0 +1,57 @@
+// lumen_traceTransaction: re-executes a transaction the node holds, on the state before it, with the
+// Soroban host's trace on, and answers its trace (src/trace/types.ts): the invocation tree with each
+// frame's metered cost, storage calls, events and authorizations, the state diff of each operation,
+// and the fee in parts. `reproduced` says whether the re-executed result and meta equal the stored
+// ones byte for byte. Needs the state at the ledger before the transaction's: the entry history.
+// Read-only, so open to every caller, as simulateTransaction is.
+import { invalidParams } from '../errors.ts';
+import type { Method } from './types.ts';
+import { goHexDecode } from './shared/go.ts';
+import { networkIdOf } from '../../xdr/codec.ts';
+import { NotTraceable, traceStoredTransaction } from '../../trace/reexecution.ts';
+import { TraceAppliers } from '../../trace/appliers.ts';
+import type { StoreReader } from '../../store/types.ts';
+import { transactionTraceSchema } from './shared/traceSchema.ts';
+
+/** One set of tracing hosts per store (a node has one; tests may run several in a process). */
+const appliersByStore = new WeakMap<StoreReader, TraceAppliers>();
+
+export function traceAppliersOf(store: StoreReader): TraceAppliers {
+  let appliers = appliersByStore.get(store);
+  if (!appliers) { appliers = new TraceAppliers(); appliersByStore.set(store, appliers); }
+  return appliers;
+}
+
+export function parseTransactionHash(hash: unknown): Uint8Array {
+  if (typeof hash !== 'string' || hash.length !== 64) throw invalidParams('hash must be a transaction hash: 64 hex digits');
+  const decoded = goHexDecode(hash);
+  if (typeof decoded === 'string') throw invalidParams(`incorrect hash: ${decoded}`);
+  return decoded;
+}
+
+export const traceTransaction: Method = {
+  name: 'lumen_traceTransaction',
+  strictParams: true,
+  paramsSchema: {
+    type: 'object',
+    properties: { hash: { type: 'string', description: 'hex hash of a transaction this node holds' } },
+    required: ['hash'],
+  },
+  doc: {
+    summary: 'Re-executes a stored transaction with the host\'s trace on: call tree, costs, state diffs, auth, fee parts',
+    description: 'The trace is of a re-execution on the state before the transaction (the previous ledger\'s, from the entry history, '
+      + 'plus its own ledger\'s earlier changes); `reproduced` says whether the result and meta equal the stored ones byte for byte. '
+      + 'See docs/tracing.md.',
+    params: { hash: { required: true } },
+    result: { name: 'TransactionTrace', schema: transactionTraceSchema },
+  },
+  handler(params, ctx) {
+    const hash = parseTransactionHash(params.hash);
+    try {
+      return traceStoredTransaction(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
+    } catch (e) {
+      if (e instanceof NotTraceable) throw invalidParams(e.message);
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,172 @@
+// Traces over HTTP (lumen_traceTransaction): a stored transaction re-executed on the state before it,
+// with the host's trace on. Checked against what the network itself recorded: the re-executed result
+// and meta equal the stored ones byte for byte; state diffs against the balances the SDK reads; the
+// per-frame instructions against the host's total.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Asset, Keypair, Operation, authorizeEntry, rpc, xdr } from '@stellar/stellar-sdk';
+import type { NodeProcess } from './support/nodeProcess.ts';
+import { accountEntry, builder } from './support/sdk.ts';
+import { PASSPHRASE, addr, fundedAccount, i128, invoke, invokeOp, server, startContractNode, u32, uploadAndDeploy } from './support/contracts.ts';
+import type { TraceFrame, TransactionTrace } from '../../src/trace/types.ts';
+
+const XLM = 10_000_000n;
+
+async function traceOf(node: NodeProcess, hash: string): Promise<TransactionTrace> {
+  const r = await node.rpc('lumen_traceTransaction', { hash });
+  assert.ok(r.result, `lumen_traceTransaction: ${JSON.stringify(r.error)}`);
+  return r.result as TransactionTrace;
+}
+
+function allFrames(frame: TraceFrame): TraceFrame[] {
+  return [frame, ...frame.calls.flatMap(allFrames)];
+}
+
+/** The i128 (or i64) balance of an account entry in the xdr JSON form. */
+const balanceOf = (entryJson: any): bigint => BigInt(entryJson.data.account.balance);
+
+describe('lumen_traceTransaction', () => {
+  let node: NodeProcess;
+  let s: rpc.Server;
+  let deployer: Keypair;
+  let counterId: string;
+  let callerId: string;
+
+  before(async () => {
+    node = await startContractNode();
+    s = server(node.url);
+    deployer = await fundedAccount(node.url);
+    counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
+    callerId = (await uploadAndDeploy(s, deployer, 'caller')).contractId;
+  });
+  after(async () => { await node?.stop(); });
+
+  it('a nested call that fails: the failing frame, its error, its rolled-back write; the caller goes on', async () => {
+    const r = await invoke(s, deployer, invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(3)));
+    assert.equal(r.value, 3, 'the failed increment was rolled back');
+    const trace = await traceOf(node, r.hash);
+    assert.deepEqual(trace.reproduced, { result: true, meta: true });
+    assert.equal(trace.status, 'txSUCCESS');
+
+    const root = trace.operations[0].invocation!;
+    assert.equal(root.kind, 'host_function');
+    assert.equal(root.function, 'InvokeContract');
+    const caller = root.calls[0];
+    assert.equal(caller.contract, callerId);
+    assert.equal(caller.function, 'increment_then_try_failing');
+    assert.deepEqual(caller.args, [{ address: counterId }, { u32: 3 }]);
+    assert.deepEqual(caller.result, { u32: 3 });
+    assert.equal(caller.rolledBack, false);
+    assert.deepEqual(caller.calls.map((c) => [c.contract, c.function]),
+      [[counterId, 'increment'], [counterId, 'increment_then_fail'], [counterId, 'get']]);
+
+    const [kept, failed, read] = caller.calls;
+    assert.deepEqual(kept.result, { u32: 3 });
+    assert.equal(kept.rolledBack, false);
+    assert.match(failed.error!, /Contract, #7/);
+    assert.equal(failed.rolledBack, true);
+    assert.equal(failed.result, undefined);
+    assert.ok(failed.storage.some((c) => c.call === 'put_contract_data' && c.access === 'write'), JSON.stringify(failed.storage));
+    // its event was emitted, then undone with the frame
+    assert.equal(failed.events.length, 1);
+    assert.equal(failed.events[0].successful, false);
+    assert.equal(kept.events[0].successful, true);
+    assert.deepEqual(read.result, { u32: 3 });
+
+    // the counter's instance holds 3, not 6: the failed frame's write is not in the state diff
+    const changes = trace.operations[0].stateChanges;
+    const instance = changes.find((c: any) => c.key.contract_data?.contract === counterId)!;
+    assert.ok(instance, JSON.stringify(changes.map((c) => c.key)));
+    const storage = JSON.stringify((instance.after as any).data.contract_data.val);
+    assert.match(storage, /"u32":3/);
+    assert.doesNotMatch(storage, /"u32":6/);
+    assert.deepEqual(instance.frames, allFrames(root).filter((f) => f.contract === counterId).map((f) => f.id));
+  });
+
+  it('per-frame instructions add up to what the host metered; the fee parts to what was charged', async () => {
+    const r = await invoke(s, deployer, invokeOp(callerId, 'call_increment', addr(counterId), u32(5)));
+    const trace = await traceOf(node, r.hash);
+    const root = trace.operations[0].invocation!;
+    const frames = allFrames(root);
+    assert.ok(frames.length >= 3);
+    for (const f of frames) {
+      assert.ok(f.cpuInstructions.exclusive > 0, `frame ${f.id} ${f.function}: ${JSON.stringify(f.cpuInstructions)}`);
+      const callees = f.calls.reduce((n, c) => n + c.cpuInstructions.inclusive, 0);
+      assert.equal(f.cpuInstructions.inclusive, f.cpuInstructions.exclusive + callees);
+    }
+    const exclusiveSum = frames.reduce((n, f) => n + f.cpuInstructions.exclusive, 0);
+    assert.equal(exclusiveSum, root.cpuInstructions.inclusive);
+    assert.equal(root.cpuInstructions.inclusive + trace.host!.outsideFrames.cpuInstructions, trace.host!.cpuInstructions);
+    // within what the transaction declared, as the host enforced it
+    const declared = (xdr.TransactionEnvelope.fromXDR(r.tx.toXDR(), 'base64') as any).v1().tx().ext().sorobanData().resources().instructions();
+    assert.ok(trace.host!.cpuInstructions <= declared && trace.host!.cpuInstructions > declared / 2,
+      `${trace.host!.cpuInstructions} of ${declared}`);
+
+    const fee = trace.fee!;
+    assert.equal(BigInt(fee.charged), r.feeCharged);
+    assert.equal(BigInt(fee.inclusion) + BigInt(fee.nonRefundable) + BigInt(fee.refundable), r.feeCharged);
+    const parts = Object.values(fee.parts).map(BigInt);
+    assert.ok(parts.every((p) => p >= 0n));
+    // every non-refundable part, plus the events part, is what the host's fee function charged (up to its rounding per part)
+    const nonRefundableParts = parts.reduce((a, b) => a + b, 0n) - BigInt(fee.parts.contractEvents);
+    assert.ok(BigInt(fee.nonRefundable) - nonRefundableParts >= 0n && BigInt(fee.nonRefundable) - nonRefundableParts <= 7n,
+      `${fee.nonRefundable} vs parts ${nonRefundableParts}`);
+  });
+
+  it('a SAC transfer authorized by another account: the auth tree, its frame, the balance diffs', async () => {
+    const from = await fundedAccount(node.url);
+    const to = Keypair.random();
+    await s.fundAddress(to.publicKey());
+    const native = Asset.native();
+    const sacId = native.contractId(PASSPHRASE);
+    await invoke(s, deployer, Operation.createStellarAssetContract({ asset: native }) as unknown as xdr.Operation, { flow: 'prepare' })
+      .catch(() => undefined); // already deployed by another test file's run: fine
+    const amount = 7n * XLM;
+    const args = [addr(from.publicKey()), addr(to.publicKey()), i128(amount)];
+    const raw = (await builder(s, deployer)).addOperation(invokeOp(sacId, 'transfer', ...args)).build();
+    const sim = await s.simulateTransaction(raw);
+    assert.ok(rpc.Api.isSimulationSuccess(sim), JSON.stringify(sim));
+    const latest = (await s.getLatestLedger()).sequence;
+    const signed = await authorizeEntry(sim.result!.auth[0], from, latest + 100, PASSPHRASE);
+    const op = Operation.invokeContractFunction({ contract: sacId, function: 'transfer', args, auth: [signed] }) as unknown as xdr.Operation;
+    const toBefore = (await accountEntry(s, to.publicKey())).balance;
+    const r = await invoke(s, deployer, op);
+
+    const trace = await traceOf(node, r.hash);
+    assert.deepEqual(trace.reproduced, { result: true, meta: true });
+    const sac = trace.operations[0].invocation!.calls[0];
+    assert.equal(sac.kind, 'sac');
+    assert.equal(sac.contract, sacId);
+    assert.equal(sac.function, 'transfer');
+    assert.deepEqual(sac.args, [{ address: from.publicKey() }, { address: to.publicKey() }, { i128: amount.toString() }]);
+
+    assert.equal(trace.auth.length, 1);
+    const auth = trace.auth[0];
+    assert.equal(auth.address, from.publicKey());
+    assert.match(auth.credentials, /^address(_v2)?$/);
+    assert.equal(auth.root.contract, sacId);
+    assert.equal(auth.root.function, 'transfer');
+    assert.deepEqual(auth.root.frames, [sac.id]);
+    assert.deepEqual(sac.authorizedBy, [auth.root.id]);
+
+    // balances: the sender's account lost the amount, the receiver's gained it; both are the SAC's
+    const accounts = trace.operations[0].stateChanges.filter((c: any) => c.key.account);
+    const change = (g: string) => accounts.find((c: any) => c.key.account.account_id === g)!;
+    const sent = change(from.publicKey());
+    const got = change(to.publicKey());
+    assert.equal(balanceOf(sent.before) - balanceOf(sent.after), amount);
+    assert.equal(balanceOf(got.after) - balanceOf(got.before), amount);
+    assert.equal(balanceOf(got.before), toBefore);
+    assert.deepEqual(sent.frames, [sac.id]);
+    // the transfer event, tied to the SAC's frame
+    assert.ok(sac.events.some((e) => JSON.stringify(e.topics[0]) === JSON.stringify({ symbol: 'transfer' })), JSON.stringify(sac.events));
+  });
+
+  it('refuses what it cannot trace with a clear error', async () => {
+    const unknown = await node.rpc('lumen_traceTransaction', { hash: '00'.repeat(32) });
+    assert.equal(unknown.error?.code, -32602);
+    assert.match(unknown.error.message + JSON.stringify(unknown.error.data ?? ''), /not held/);
+    const bad = await node.rpc('lumen_traceTransaction', { hash: 'xyz' });
+    assert.equal(bad.error?.code, -32602);
+  });
+});

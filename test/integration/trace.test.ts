@@ -9,6 +9,10 @@ import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, builder } from './support/sdk.ts';
 import { PASSPHRASE, addr, fundedAccount, i128, invoke, invokeOp, server, startContractNode, u32, uploadAndDeploy } from './support/contracts.ts';
 import type { TraceFrame, TransactionTrace } from '../../src/trace/types.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKPOINT, latest, startA, startB, waitFor } from './support/twoNodes.ts';
 
 const XLM = 10_000_000n;
 
@@ -168,5 +172,34 @@ describe('lumen_traceTransaction', () => {
     assert.match(unknown.error.message + JSON.stringify(unknown.error.data ?? ''), /not held/);
     const bad = await node.rpc('lumen_traceTransaction', { hash: 'xyz' });
     assert.equal(bad.error?.code, -32602);
+  });
+});
+
+describe('lumen_traceTransaction on a follower', () => {
+  it('B, following A, re-executes A\'s transactions on its own state and reproduces them byte for byte; the trace is A\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lumen-trace-two-'));
+    const a = await startA(dir);
+    let b: NodeProcess | undefined;
+    try {
+      await waitFor('A to publish its first checkpoint', async () => (await latest(a)) > CHECKPOINT + 1);
+      b = await startB(dir, a);
+      await waitFor('B to catch up with A', async () => (await latest(b!)) >= (await latest(a)) - 2);
+      const s = server(a.url);
+      const deployer = await fundedAccount(a.url);
+      const counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
+      const callerId = (await uploadAndDeploy(s, deployer, 'caller')).contractId;
+      const r = await invoke(s, deployer, invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(2)));
+      await waitFor('B to hold the transaction', async () => (await b!.rpc('getTransaction', { hash: r.hash })).result?.status === 'SUCCESS');
+
+      const [onA, onB] = await Promise.all([traceOf(a, r.hash), traceOf(b, r.hash)]);
+      assert.deepEqual(onB.reproduced, { result: true, meta: true });
+      assert.deepEqual(onA.reproduced, { result: true, meta: true });
+      assert.deepEqual(onB, onA, 'the same trace from the network and from its follower');
+      assert.equal(onB.operations[0].invocation!.calls[0].calls[1].rolledBack, true);
+    } finally {
+      await b?.stop();
+      await a.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

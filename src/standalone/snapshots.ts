@@ -176,3 +176,8 @@ function checkRevertable(store: StoreReader, config: Config, ledger: number, wha
       + '(older ledgers left the retention window)');
   }
 }
+
+/** The ledger a kept snapshot names; undefined when no snapshot by that id is kept. */
+export function snapshotLedgerOf(network: StandaloneNetwork, config: Config, id: string): number | undefined {
+  return listOf(network, config).find(id)?.ledger;
+}

@@ -166,6 +166,40 @@ describe('lumen_traceTransaction', () => {
     assert.ok(sac.events.some((e) => JSON.stringify(e.topics[0]) === JSON.stringify({ symbol: 'transfer' })), JSON.stringify(sac.events));
   });
 
+  it('lumen_resourceReport since a snapshot: calls per function, host costs, and fees equal to those charged, to the stroop', async () => {
+    const snap = await node.rpc('lumen_snapshot');
+    assert.ok(snap.result?.id, JSON.stringify(snap));
+    const sent = [
+      await invoke(s, deployer, invokeOp(counterId, 'increment', u32(1))),
+      await invoke(s, deployer, invokeOp(counterId, 'increment', u32(2))),
+      await invoke(s, deployer, invokeOp(callerId, 'call_increment', addr(counterId), u32(4))),
+      await invoke(s, deployer, invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(1))),
+    ];
+    const r = await node.rpc('lumen_resourceReport', { snapshotId: snap.result.id, format: 'markdown' });
+    assert.ok(r.result, JSON.stringify(r.error));
+    const { report, markdown } = r.result;
+    assert.equal(report.transactions, 4);
+    assert.equal(report.reproduced, 4);
+    assert.equal(BigInt(report.totalFeeCharged), sent.reduce((n, t) => n + t.feeCharged, 0n));
+    const row = (contract: string, fn: string) => report.functions.find((f: any) => f.contract === contract && f.function === fn);
+    const increment = row(counterId, 'increment');
+    // called at the top twice, and by the caller twice
+    assert.equal(increment.calls, 4);
+    assert.equal(increment.transactions, 2);
+    assert.equal(BigInt(increment.feeCharged), sent[0].feeCharged + sent[1].feeCharged);
+    assert.ok(increment.cpuInstructions.min > 0 && increment.cpuInstructions.min <= increment.cpuInstructions.median
+      && increment.cpuInstructions.median <= increment.cpuInstructions.max);
+    assert.equal(row(counterId, 'increment_then_fail').calls, 1);
+    assert.equal(row(callerId, 'call_increment').transactions, 1);
+    const feeRows = report.functions.reduce((n: bigint, f: any) => n + BigInt(f.feeCharged), 0n);
+    assert.equal(feeRows, BigInt(report.totalFeeCharged));
+    assert.match(markdown, /\| contract \| function \| calls \|/);
+    assert.match(markdown, /\| increment \| 4 \|/);
+
+    const bad = await node.rpc('lumen_resourceReport', {});
+    assert.equal(bad.error?.code, -32602);
+  });
+
   it('refuses what it cannot trace with a clear error', async () => {
     const unknown = await node.rpc('lumen_traceTransaction', { hash: '00'.repeat(32) });
     assert.equal(unknown.error?.code, -32602);

@@ -15,6 +15,7 @@ import { rpcDiscover } from './rpcDiscover.ts';
 import { sendTransaction } from './sendTransaction.ts';
 import { simulateTransaction } from './simulateTransaction.ts';
 import { traceTransaction } from './traceTransaction.ts';
+import { resourceReport } from './resourceReport.ts';
 
 const served: Method[] = [
   getHealth,
@@ -31,6 +32,7 @@ const served: Method[] = [
   getEvents,
   queryEvents,
   traceTransaction,
+  resourceReport,
 ];
 
 export const methods: Method[] = [...served, rpcDiscover(served)];

@@ -101,7 +101,7 @@ test('getVersionInfo: node facts and protocol version (0 when nothing is stored)
 test('the method list: the reference\'s twelve methods, its archive node\'s queryEvents, rpc.discover and the read-only lumen_ ones, unique names, object param schemas', () => {
   assert.deepEqual(methods.map((m) => m.name).sort(), [
     'getEvents', 'getFeeStats', 'getHealth', 'getLatestLedger', 'getLedgerEntries', 'getLedgers', 'getNetwork',
-    'getTransaction', 'getTransactions', 'getVersionInfo', 'lumen_traceTransaction', 'queryEvents', 'rpc.discover', 'sendTransaction',
+    'getTransaction', 'getTransactions', 'getVersionInfo', 'lumen_resourceReport', 'lumen_traceTransaction', 'queryEvents', 'rpc.discover', 'sendTransaction',
     'simulateTransaction',
   ]);
   for (const m of methods) {

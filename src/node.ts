@@ -26,6 +26,8 @@ import { streamMethods } from './rpc/methods/subscribe.ts';
 import { SubscriptionHub } from './stream/subscriptionHub.ts';
 import { SseStreams } from './transport/sseRoutes.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
+import { printFailedTraces } from './trace/printFailedTraces.ts';
+import { networkIdOf } from './xdr/codec.ts';
 import { LedgerWriter } from './ingest/ledgerWriter.ts';
 import { HeavyWork } from './rpc/heavyWork.ts';
 import { ConnectionGuard } from './transport/connectionGuard.ts';
@@ -233,6 +235,9 @@ function standalone(
   const publisher = createPublisher(store, config, logger);
   if (publisher) {
     writer.feed.listen((ledgers) => { for (const l of ledgers) publisher({ sequence: l.ledger.sequence, bytes: l.ledger.meta }); });
+  }
+  if (config.printTraces) {
+    writer.feed.listen(printFailedTraces(store, networkIdOf(config.networkPassphrase), (text) => process.stdout.write(text), logger));
   }
   const network = new StandaloneNetwork({
     writer, config, logger,

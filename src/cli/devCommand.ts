@@ -5,10 +5,12 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { devMethods } from '../rpc/methods/dev/index.ts';
 import type { DevMethod } from '../rpc/methods/dev/types.ts';
-import { inputCap, readBodyCapped, textOf } from '../io/inputCaps.ts';
+import { call } from './rpcCall.ts';
+import { addResourceReportCommand } from './traceCommands.ts';
 
 export function addDevCommands(program: Command): void {
   const dev = program.command('dev').description('control a running standalone network: close ledgers, move time, snapshot and revert, set state, impersonate');
+  addResourceReportCommand(dev);
   for (const method of devMethods) {
     const cmd = dev.command(method.cli.command)
       .description(`${method.doc?.summary ?? method.name} (${method.name})`)
@@ -47,20 +49,4 @@ export function devParams(method: DevMethod, args: Array<string | undefined>, ex
 /** `42`, `true`, `{"a":1}` are JSON; anything else (a G... address, a mode name) is the text itself. */
 function jsonOrText(value: string): unknown {
   try { return JSON.parse(value); } catch { return value; }
-}
-
-async function call(url: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  // a state dump is the node's whole state: the input cap's default bounds it, as it bounds --load-state
-  const text = textOf(await readBodyCapped(response, inputCap(), `${method} answer from ${url}`));
-  const body = JSON.parse(text) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
-  if (body.error) {
-    const data = body.error.data === undefined ? '' : `: ${typeof body.error.data === 'string' ? body.error.data : JSON.stringify(body.error.data)}`;
-    throw new Error(`${method} failed (${body.error.code} ${body.error.message}${data})`);
-  }
-  return body.result;
 }

@@ -10,6 +10,7 @@ import { startNode } from '../node.ts';
 import { replayCommand } from '../replay/replayCommand.ts';
 import { DEFAULT_MAX_INPUT_BYTES } from '../io/inputCaps.ts';
 import { addDevCommands } from './devCommand.ts';
+import { addTraceCommands } from './traceCommands.ts';
 
 const program = new Command('lumen-rpc').description('A Stellar smart-contract JSON-RPC node with an embedded standalone network');
 
@@ -90,6 +91,7 @@ program.command('replay')
   });
 
 addDevCommands(program);
+addTraceCommands(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`lumen-rpc: ${(e as Error).message}\n`);

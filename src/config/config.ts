@@ -72,6 +72,7 @@ export interface Config {
   stellarCoreUrl: string;                 // where sendTransaction goes (core's /tx)
   stellarCoreTimeout: number;             // seconds
   friendbotUrl: string;                   // getNetwork's friendbotUrl when following
+  printTraces: boolean;                   // standalone: print the trace of every failed transaction
   ledgerEntryHistory: boolean;            // keep replaced entry versions for getLedgerEntries' `ledger`
   serveLedgersFromDatastore: boolean;     // getLedgers beyond the retention window, from servedDatastore()
   // input from outside (src/io/inputCaps.ts): each piece counted while read, refused past its cap
@@ -210,6 +211,7 @@ export const defaultConfig: Config = {
   serveLedgersFromDatastore: false,
   maxInputBytes: 256 * 1024 * 1024,
   maxBucketBytes: 64 * 1024 ** 3,
+  printTraces: false,
   ledgerEntryHistory: true,
   publishDatastore: '',
   publishHistoryArchive: '',

@@ -1,6 +1,8 @@
 // The resource fee in parts, each priced by the host's own fee function (the addon's resourceFee,
 // soroban-env-host's compute_transaction_resource_fee): the fee of one resource alone, less the fee
-// of none. Charged amounts come from the transaction's meta and result, never from these parts.
+// of none; the fee of none (the historical fee of the result every transaction leaves) is a part of
+// its own, `baseline`. Charged amounts come from the transaction's meta and result, never from these
+// parts.
 import type { NativeSorobanApplier, ResourceUse } from '../host/native.ts';
 import type { xdr } from '../xdr/xdr.ts';
 import type { TraceFee } from './types.ts';
@@ -28,6 +30,7 @@ export function feeOf(host: NativeSorobanApplier, use: ResourceUse, declaredReso
     refundable: String(refundable),
     rent: String(v1?.rentFeeCharged ?? 0n),
     parts: {
+      baseline: String(base),
       instructions: part('instructions'),
       diskReadEntries: part('diskReadEntries'),
       writeEntries: part('writeEntries'),

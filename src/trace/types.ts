@@ -103,6 +103,8 @@ export interface TraceFee {
   rent: string;
   /** The non-refundable and refundable fee split by resource, from the declared resources. */
   parts: {
+    /** What a transaction using no resource at all pays: the historical fee of the result it leaves. */
+    baseline: string;
     instructions: string;
     diskReadEntries: string;
     writeEntries: string;

@@ -7,12 +7,20 @@ import assert from 'node:assert/strict';
 import { Asset, Keypair, Operation, authorizeEntry, rpc, xdr } from '@stellar/stellar-sdk';
 import type { NodeProcess } from './support/nodeProcess.ts';
 import { accountEntry, builder } from './support/sdk.ts';
-import { PASSPHRASE, addr, fundedAccount, i128, invoke, invokeOp, server, startContractNode, u32, uploadAndDeploy } from './support/contracts.ts';
+import {
+  PASSPHRASE, addr, fundedAccount, i128, invoke, invokeOp, resourceFeeOf, sendAndPoll, server, startContractNode, u32, uploadAndDeploy,
+} from './support/contracts.ts';
 import type { TraceFrame, TransactionTrace } from '../../src/trace/types.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHECKPOINT, latest, startA, startB, waitFor } from './support/twoNodes.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+const cli = async (...args: string[]): Promise<string> => (await run(process.execPath, ['bin/lumen-rpc.js', ...args], { cwd: ROOT })).stdout;
 
 const XLM = 10_000_000n;
 
@@ -102,7 +110,7 @@ describe('lumen_traceTransaction', () => {
     assert.equal(exclusiveSum, root.cpuInstructions.inclusive);
     assert.equal(root.cpuInstructions.inclusive + trace.host!.outsideFrames.cpuInstructions, trace.host!.cpuInstructions);
     // within what the transaction declared, as the host enforced it
-    const declared = (xdr.TransactionEnvelope.fromXDR(r.tx.toXDR(), 'base64') as any).v1().tx().ext().sorobanData().resources().instructions();
+    const declared = r.simulation!.transactionData.build().resources.instructions;
     assert.ok(trace.host!.cpuInstructions <= declared && trace.host!.cpuInstructions > declared / 2,
       `${trace.host!.cpuInstructions} of ${declared}`);
 
@@ -200,6 +208,20 @@ describe('lumen_traceTransaction', () => {
     assert.equal(bad.error?.code, -32602);
   });
 
+  it('the command line: `lumen-rpc trace` prints the tree; `dev resource-report` the Markdown table', async () => {
+    const r = await invoke(s, deployer, invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(1)));
+    const text = await cli('trace', r.hash, '--rpc-url', node.url);
+    assert.match(text, /re-executed: result and meta reproduced byte for byte/);
+    assert.match(text, /\.increment_then_try_failing\(C\w{3}…\w{4}, 1\) → 2?\d+/);
+    assert.match(text, /\.increment_then_fail\(1\) ✗ Error\(Contract, #7\).*\[rolled back\]/);
+    assert.match(text, /storage write Instance/);
+    assert.match(text, /fee charged [\d,]+ = inclusion/);
+    const json = JSON.parse(await cli('trace', r.hash, '--json', '--rpc-url', node.url));
+    assert.equal(json.hash, r.hash);
+    const table = await cli('dev', 'resource-report', '--since-ledger', String(r.done.ledger), '--rpc-url', node.url);
+    assert.match(table, /\| increment_then_try_failing \| 1 \|/);
+  });
+
   it('refuses what it cannot trace with a clear error', async () => {
     const unknown = await node.rpc('lumen_traceTransaction', { hash: '00'.repeat(32) });
     assert.equal(unknown.error?.code, -32602);
@@ -234,6 +256,30 @@ describe('lumen_traceTransaction on a follower', () => {
       await b?.stop();
       await a.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--print-traces', () => {
+  it('the standalone network prints the trace of a transaction that fails', async () => {
+    const node = await startContractNode(['--print-traces']);
+    try {
+      const s = server(node.url);
+      const deployer = await fundedAccount(node.url);
+      const counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
+      // simulation fails for a call that always fails: sent with the resources of a successful call
+      const ok = await invoke(s, deployer, invokeOp(counterId, 'increment', u32(1)));
+      const data = ok.simulation!.transactionData.build();
+      const b = await builder(s, deployer, String(100n + resourceFeeOf(ok.tx)));
+      b.setSorobanData(data);
+      const tx = b.addOperation(invokeOp(counterId, 'increment_then_fail', u32(1))).build();
+      tx.sign(deployer);
+      const sent = await sendAndPoll(s, tx);
+      assert.equal(sent.done?.status, 'FAILED');
+      await node.outputMatching(/\.increment_then_fail\(1\) ✗ Error\(Contract, #7\)/, 30_000);
+      await node.outputMatching(/transaction [0-9a-f]{64} · ledger \d+ · txFAILED · re-executed: result and meta reproduced byte for byte/);
+    } finally {
+      await node.stop();
     }
   });
 });

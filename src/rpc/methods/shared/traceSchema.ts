@@ -78,7 +78,7 @@ export const transactionTraceSchema: JsonSchema = object({
   fee: optional(object({
     declaredResourceFee: stroops, charged: stroops, inclusion: stroops, nonRefundable: stroops, refundable: stroops, rent: stroops,
     parts: object({
-      instructions: stroops, diskReadEntries: stroops, writeEntries: stroops, diskReadBytes: stroops, writeBytes: stroops,
+      baseline: stroops, instructions: stroops, diskReadEntries: stroops, writeEntries: stroops, diskReadBytes: stroops, writeBytes: stroops,
       transactionSize: stroops, contractEvents: stroops,
     }),
   })),

@@ -11,10 +11,10 @@ export class StateBeforeTransaction implements EntrySource {
   /** By key (base64 XDR): the entry as the ledger's earlier changes left it (null: deleted), or as read. */
   private readonly overlay = new Map<string, LedgerEntry | null>();
   private readonly store: StoreReader;
-  private readonly ledger: number;
+  private readonly ledger: number | 'latest';
 
-  /** `ledger`: the ledger whose end state is the base (the one before the transaction's). */
-  constructor(store: StoreReader, ledger: number) {
+  /** `ledger`: the ledger whose end state is the base (the one before the transaction's); 'latest': the current state. */
+  constructor(store: StoreReader, ledger: number | 'latest') {
     this.store = store;
     this.ledger = ledger;
   }
@@ -23,7 +23,7 @@ export class StateBeforeTransaction implements EntrySource {
     const id = toBase64(keyXdr);
     const known = this.overlay.get(id);
     if (known !== undefined) return known ?? undefined;
-    const stored = this.store.entriesAt([keyXdr], this.ledger).get(id);
+    const stored = this.ledger === 'latest' ? this.store.entry(keyXdr) : this.store.entriesAt([keyXdr], this.ledger).get(id);
     const entry = stored ? decodeLedgerEntry(stored.entry) : null;
     this.overlay.set(id, entry);
     return entry ?? undefined;

@@ -50,6 +50,7 @@ describe('lumen_traceTransaction', () => {
     deployer = await fundedAccount(node.url);
     counterId = (await uploadAndDeploy(s, deployer, 'counter')).contractId;
     callerId = (await uploadAndDeploy(s, deployer, 'caller')).contractId;
+    await invoke(s, deployer, Operation.createStellarAssetContract({ asset: Asset.native() }) as unknown as xdr.Operation, { flow: 'prepare' });
   });
   after(async () => { await node?.stop(); });
 
@@ -129,10 +130,7 @@ describe('lumen_traceTransaction', () => {
     const from = await fundedAccount(node.url);
     const to = Keypair.random();
     await s.fundAddress(to.publicKey());
-    const native = Asset.native();
-    const sacId = native.contractId(PASSPHRASE);
-    await invoke(s, deployer, Operation.createStellarAssetContract({ asset: native }) as unknown as xdr.Operation, { flow: 'prepare' })
-      .catch(() => undefined); // already deployed by another test file's run: fine
+    const sacId = Asset.native().contractId(PASSPHRASE);
     const amount = 7n * XLM;
     const args = [addr(from.publicKey()), addr(to.publicKey()), i128(amount)];
     const raw = (await builder(s, deployer)).addOperation(invokeOp(sacId, 'transfer', ...args)).build();
@@ -220,6 +218,34 @@ describe('lumen_traceTransaction', () => {
     assert.equal(json.hash, r.hash);
     const table = await cli('dev', 'resource-report', '--since-ledger', String(r.done.ledger), '--rpc-url', node.url);
     assert.match(table, /\| increment_then_try_failing \| 1 \|/);
+  });
+
+  it('simulateTransaction with trace: true adds the trace of the call as the next ledger would apply it; without, the answer is unchanged', async () => {
+    const raw = (await builder(s, deployer)).addOperation(invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(5))).build();
+    const request = (extra: object) => fetch(node.url, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'simulateTransaction', params: { transaction: raw.toXDR(), ...extra } }),
+    }).then((r) => r.text());
+    const [plainText, tracedText] = await Promise.all([request({}), request({ trace: true })]);
+    assert.doesNotMatch(plainText, /"trace/);
+    const plain = JSON.parse(plainText).result, traced = JSON.parse(tracedText).result;
+    const { trace, ...rest } = traced;
+    assert.deepEqual(rest, plain, 'the members of the answer without trace are the same');
+    assert.equal(trace.status, 'txSUCCESS');
+    const caller = trace.operations[0].invocation.calls[0];
+    assert.equal(caller.function, 'increment_then_try_failing');
+    assert.equal(caller.calls[1].rolledBack, true);
+    assert.ok(trace.host.cpuInstructions > 0);
+
+    // auth an account has not signed yet: the engine signs for it, the host checks the rest
+    const from = await fundedAccount(node.url);
+    const sacId = Asset.native().contractId(PASSPHRASE);
+    const transfer = (await builder(s, deployer)).addOperation(invokeOp(sacId, 'transfer', addr(from.publicKey()), addr(deployer.publicKey()), i128(XLM))).build();
+    const simulated = await node.rpc('simulateTransaction', { transaction: transfer.toXDR(), trace: true });
+    assert.ok(simulated.result?.trace, JSON.stringify(simulated.result?.traceError ?? simulated));
+    assert.equal(simulated.result.trace.status, 'txSUCCESS');
+    assert.equal(simulated.result.trace.auth[0].address, from.publicKey());
+    assert.deepEqual(simulated.result.trace.auth[0].root.frames, [simulated.result.trace.operations[0].invocation.calls[0].id]);
   });
 
   it('refuses what it cannot trace with a clear error', async () => {

@@ -11,6 +11,11 @@ import {
   AUTH_MODES, ERR_EMPTY_DB, ERR_LEEWAY_RANGE, ERR_QUEUE_FULL, planSimulation, simulationResult, simulationResultSchema,
 } from './shared/simulation.ts';
 import { xdrFormatParam } from './shared/schemas.ts';
+import type { JsonSchema } from './types.ts';
+import { transactionTraceSchema } from './shared/traceSchema.ts';
+import { traceSimulation } from '../../trace/simulationTrace.ts';
+import { traceAppliersOf } from './traceTransaction.ts';
+import { networkIdOf } from '../../xdr/codec.ts';
 import { RpcError, internalError } from '../errors.ts';
 import { exhaustedError, simulateOnFork } from '../../fork/simulationDiscovery.ts';
 import { ForkFetchError } from '../../fork/forkedState.ts';
@@ -30,6 +35,7 @@ export const simulateTransaction: Method = {
       authMode: { type: 'string', description: 'default: enforce when the operation carries auth entries, else record' },
       useUpgradedAuth: { type: 'boolean', description: 'record CAP-71 address credentials (recording modes)' },
       xdrFormat: xdrFormatParam,
+      trace: { type: 'boolean', description: 'beyond the reference: also the trace of the simulated call as the next ledger would apply it (docs/tracing.md)' },
     },
   },
   doc: {
@@ -37,7 +43,7 @@ export const simulateTransaction: Method = {
     description: 'Footprint, resource fee, return value, auth entries, events and state changes. Every failure, '
       + 'bad input included, is a result with `error`, not a JSON-RPC error.',
     params: { transaction: { required: true }, authMode: { schema: { enum: [...AUTH_MODES] } } },
-    result: { name: 'simulateTransactionResult', schema: simulationResultSchema },
+    result: { name: 'simulateTransactionResult', schema: withTrace(simulationResultSchema) },
   },
   async handler(params, ctx, { signal }) {
     const plan = planSimulation(params);
@@ -72,9 +78,33 @@ export const simulateTransaction: Method = {
       return { error: e instanceof Error ? e.message : String(e), latestLedger: latest };
     }
     // The host reports the ledger it actually ran against (read in the same snapshot as the state).
-    return simulationResult(sim, plan, sim.latestLedger || latest);
+    const answer = simulationResult(sim, plan, sim.latestLedger || latest);
+    if (params.trace === true && plan.kind === 'invoke') Object.assign(answer, simulationTraceMembers(ctx, plan.transactionXdr, sim));
+    return answer;
   },
 };
+
+/** `trace` (or `traceError` when the call cannot be traced) for `trace: true`; never changes the other members. */
+function simulationTraceMembers(ctx: MethodContext, transactionXdr: string, sim: Simulation): Record<string, unknown> {
+  if (sim.error || !sim.result || !sim.transactionData) return { traceError: 'the simulation failed: there is no assembled transaction to trace' };
+  if (ctx.fork) return { traceError: 'tracing a simulation is not offered on a fork: the state it reads is not all held here' };
+  try {
+    const trace = traceSimulation(ctx.store, networkIdOf(ctx.config.networkPassphrase), {
+      transactionXdr, transactionData: sim.transactionData, auth: sim.result.auth, minResourceFee: sim.minResourceFee,
+    }, traceAppliersOf(ctx.store));
+    return { trace };
+  } catch (e) {
+    return { traceError: (e as Error).message };
+  }
+}
+
+function withTrace(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  return {
+    ...schema,
+    properties: { ...properties, trace: transactionTraceSchema, traceError: { type: 'string', description: 'why `trace: true` gave no trace' } },
+  };
+}
 
 async function forkSimulation(ctx: MethodContext, transactionXdr: string, simulate: () => Promise<Simulation>, signal: AbortSignal): Promise<Simulation> {
   const outcome = await simulateOnFork({

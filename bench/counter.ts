@@ -24,10 +24,20 @@ export async function deployCounter(url: string): Promise<string> {
 
 /** Uploads counter.wasm once and creates `n` counters from it (root account); their C... addresses. */
 export async function deployCounters(url: string, n: number): Promise<string[]> {
+  return deployWasm(url, COUNTER_WASM, n);
+}
+
+/** Submits `tx` from the root account through the SDK's prepare flow; its successful outcome. */
+export function submitAsRoot(url: string, tx: Transaction): Promise<rpc.Api.GetSuccessfulTransactionResponse> {
+  return submit(new rpc.Server(url, { allowHttp: true }), tx, rootKeypair());
+}
+
+/** Uploads a contract's Wasm once and creates `n` instances of it (root account); their C... addresses. */
+export async function deployWasm(url: string, file: URL, n = 1): Promise<string[]> {
   const server = new rpc.Server(url, { allowHttp: true });
   const root = rootKeypair();
   const builder = async () => new TransactionBuilder(await server.getAccount(root.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE }).setTimeout(60);
-  const wasm = readFileSync(COUNTER_WASM);
+  const wasm = readFileSync(file);
   const uploaded = await submit(server, (await builder()).addOperation(Operation.uploadContractWasm({ wasm })).build(), root);
   const wasmHash = Buffer.from(scValToNative(uploaded.returnValue!) as Uint8Array);
   const ids: string[] = [];

@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 export class RawHttpClient {
   private readonly socket: Socket;
   private readonly request: Buffer;
+  private readonly head: string;
   private chunks: Buffer[] = [];
   private received = 0;
   private waiting: { resolve: (body: string) => void; reject: (e: Error) => void } | undefined;
@@ -15,11 +16,8 @@ export class RawHttpClient {
 
   constructor(url: string, body: string, path = '/') {
     const u = new URL(url);
-    const payload = Buffer.from(body);
-    this.request = Buffer.concat([
-      Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`),
-      payload,
-    ]);
+    this.head = `POST ${path} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n`;
+    this.request = this.requestFor(body);
     this.socket = connect({ host: u.hostname, port: Number(u.port), noDelay: true });
     this.connected = new Promise((resolve, reject) => {
       this.socket.once('connect', resolve);
@@ -30,13 +28,19 @@ export class RawHttpClient {
     this.socket.on('close', () => this.fail(new Error('connection closed')));
   }
 
-  /** Sends the request and resolves with the response body (status must be 200). */
-  async send(): Promise<string> {
+  private requestFor(body: string): Buffer {
+    const payload = Buffer.from(body);
+    return Buffer.concat([Buffer.from(`${this.head}Content-Length: ${payload.length}\r\n\r\n`), payload]);
+  }
+
+  /** Sends the request (or one with this other body) and resolves with the response body (status must be 200). */
+  async send(body?: string): Promise<string> {
     await this.connected;
     if (this.waiting) throw new Error('one request at a time');
+    const request = body === undefined ? this.request : this.requestFor(body);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(this.request);
+      this.socket.write(request);
     });
   }
 

@@ -10,6 +10,7 @@
 // the table; `--skip-events` skips it (the section of the previous BENCHMARKS.md is kept); `--only
 // events` runs it alone (writing nothing, as any --only run, unless `--write` is given: then the
 // sections it ran are spliced into the existing BENCHMARKS.md, dated; see bench/partialRun.ts).
+import { runTraceBench } from './traces.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startBaselineServer } from './baselineServer.ts';
@@ -49,12 +50,14 @@ const SKIP_EVENTS = process.argv.includes('--skip-events');
 const CFG = QUICK
   ? { starts: 2, loadRounds: 1, loadSec: 2, warmupSec: 1, accounts: 500, paymentRounds: 2, paymentRuns: 1, latencyRuns: 1, latencyCount: 30,
     simulate: { rounds: 1, sequential: 100, direct: 100, concurrentRequests: 200, warmup: 20 },
+    traces: { rounds: 1, sequential: 50, concurrent: 100, simulations: 30 },
     protocols: { rounds: 3, perRound: 50, warmup: 20, closeLanes: 300, closeSamples: 3 },
     invocations: { accounts: 300, rounds: 2, runs: 1 }, closeStall: { accounts: 300, runs: 1 }, ingestion: { loops: 3, rounds: 1 }, ledgersFromDatastore: { loops: 4 }, bootstrap: { entries: 20_000, rounds: 1 }, heavy: { rounds: 1, seconds: 3, clients: 4, accounts: 300, busyLedgers: 3 },
     orderBook: { lanes: 600, makers: 100, offersPerMaker: 20, rounds: 2, runs: 1 },
     engine: { ledgerTxs: 1000, samples: 1, paymentLanes: 1500, tradingLanes: 1000, makers: 100, offersPerMaker: 20, searchSamples: 1, searchSteps: 2, storeSamples: 2 } }
   : { starts: 7, loadRounds: 5, loadSec: 4, warmupSec: 1, accounts: 3000, paymentRounds: 4, paymentRuns: 3, latencyRuns: 3, latencyCount: 200,
     simulate: { rounds: 5, sequential: 400, direct: 400, concurrentRequests: 1600, warmup: 100 },
+    traces: { rounds: 5, sequential: 200, concurrent: 400, simulations: 100 },
     protocols: { rounds: 9, perRound: 200, warmup: 100, closeLanes: 1000, closeSamples: 9 },
     // sized so that the whole run fits in 20 minutes on the 2-core machine (issue 27): the rounds
     // stay, the setups they need are smaller than before (fewer ledgers looped, a smaller archive
@@ -247,6 +250,12 @@ async function simulateSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function tracesSection(): Promise<void> {
+  const r = await runTraceBench(CFG.traces, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function protocolsSection(): Promise<void> {
   const r = await runProtocolsBench(CFG.protocols, log);
   rows.push(...r.rows);
@@ -360,6 +369,7 @@ await section('order book: offers and path payments per second', ['Offers and pa
 await section('engine close time', ['Engine close: payments and offers/path payments ledgers, largest ledger within 1 s, close and store'], engineSection);
 await section('submit-to-SUCCESS latency', ['Submit to SUCCESS (instant mode)'], latencySection);
 await section('simulateTransaction', ['simulateTransaction over HTTP (1 and 16 clients) vs direct Rust'], simulateSection);
+await section('traces', ['lumen_traceTransaction of a pubnet-sized Soroban transaction: traces per second', 'lumen_traceTransaction latency, 1 client: p50', 'simulateTransaction with trace: true, p50 as a ratio to without'], tracesSection);
 await section('protocols', ['Simulation on the protocol-29 and protocol-30 host lines vs protocol 28'], protocolsSection);
 await section('contract invocations per second', ['Contract invocations applied and queryable (counter increment, 1 s ledgers)'], invocationsSection);
 await section('serving during a close', ['Slowest getLatestLedger answer while a busy ledger closes'], closeStallSection);

@@ -1,13 +1,24 @@
 // Hosts for re-executing stored transactions, one per network configuration and protocol: a host
 // keeps a module cache (each contract parsed once), so tracing the transactions of one stretch of
 // ledgers reuses it. A few configurations are kept; the oldest used goes first.
+//
+// The configuration itself (21 ConfigSetting entries) is read once per latest ledger: a ledger at or
+// after the newest write to any of them ran under the current ones. Older ledgers read theirs from
+// the entry history.
 import { loadNative, type NativeSorobanApplier } from '../host/native.ts';
-import { sha256, toHex } from '../xdr/codec.ts';
+import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
+import { decodeLedgerEntry } from '../xdr/codec.ts';
+import { loadSorobanNetworkConfig, type SorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
+import type { StoreReader } from '../store/types.ts';
 
 const KEPT = 4;
 
+interface CurrentConfig { latestHash: string; config: SorobanNetworkConfig | undefined; newestWrite: number }
+
 export class TraceAppliers {
   private readonly byConfig = new Map<string, NativeSorobanApplier>();
+  private readonly ofConfig = new WeakMap<SorobanNetworkConfig, Map<number, NativeSorobanApplier>>();
+  private current: CurrentConfig | undefined;
 
   get(configEntries: readonly Uint8Array[], protocol: number): NativeSorobanApplier {
     const id = `${protocol}/${toHex(sha256(...configEntries))}`;
@@ -20,5 +31,34 @@ export class TraceAppliers {
     }
     this.byConfig.set(id, applier);
     return applier;
+  }
+
+  /** The host for `config` (as `get`, without hashing the entries again for a configuration already seen). */
+  forConfig(config: SorobanNetworkConfig, protocol: number): NativeSorobanApplier {
+    let byProtocol = this.ofConfig.get(config);
+    if (!byProtocol) { byProtocol = new Map(); this.ofConfig.set(config, byProtocol); }
+    let applier = byProtocol.get(protocol);
+    if (!applier) { applier = this.get(config.entries, protocol); byProtocol.set(protocol, applier); }
+    return applier;
+  }
+
+  /**
+   * The network configuration at the end of `ledger`; `load` reads an entry as it was then (used
+   * when a ConfigSetting was written after it).
+   */
+  configAt(store: StoreReader, ledger: number, load: (key: LedgerKey) => LedgerEntry | undefined): SorobanNetworkConfig | undefined {
+    const latest = store.latestLedger();
+    const latestHash = latest ? toHex(latest.hash) : '';
+    if (this.current?.latestHash !== latestHash) {
+      let newestWrite = 0;
+      const config = loadSorobanNetworkConfig((key) => {
+        const stored = store.entry(encodeLedgerKey(key));
+        if (!stored) return undefined;
+        newestWrite = Math.max(newestWrite, stored.lastModified);
+        return decodeLedgerEntry(stored.entry);
+      });
+      this.current = { latestHash, config, newestWrite };
+    }
+    return ledger >= this.current.newestWrite ? this.current.config : loadSorobanNetworkConfig(load);
   }
 }

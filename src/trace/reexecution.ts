@@ -12,7 +12,6 @@ import { frameOf } from '../ledger/transactionFrame.ts';
 import { applyTransaction, maxSeqNumsToApply, recordRefund } from '../ledger/closeLedger.ts';
 import { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import { u64 } from '../ledger/encodeCloseMeta.ts';
-import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { HostRun } from '../ledger/soroban/context.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import { compareTransaction } from '../replay/compareTransaction.ts';
@@ -72,8 +71,8 @@ export function traceStoredTransaction(store: StoreReader, networkId: Uint8Array
     ledgerSeq: sequence, closeTime: closed.header.scpValue.closeTime, protocolVersion: rules.ledgerVersion,
     baseReserve: rules.baseReserve, baseFee: rules.baseFee, networkId,
   };
-  const config = loadSorobanNetworkConfig((key) => state.getEntry(encodeLedgerKey(key)));
-  const host = config ? appliers.get(config.entries, rules.ledgerVersion) : undefined;
+  const config = appliers.configAt(store, sequence - 1, (key) => state.getEntry(encodeLedgerKey(key)));
+  const host = config ? appliers.forConfig(config, rules.ledgerVersion) : undefined;
   const sorobanEnv = config && host ? { config, host } : undefined;
   const prngSeed = sha256(txSetHash(lcm), u64(BigInt(index)));
 

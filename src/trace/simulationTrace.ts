@@ -11,7 +11,6 @@ import type { StoreReader } from '../store/types.ts';
 import { frameOf, chargedFee } from '../ledger/transactionFrame.ts';
 import { applyTransaction, maxSeqNumsToApply, recordRefund } from '../ledger/closeLedger.ts';
 import { LedgerTxn } from '../ledger/ledgerTxn.ts';
-import { loadSorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { HostRun } from '../ledger/soroban/context.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import type { Impersonated } from '../ledger/impersonation.ts';
@@ -69,9 +68,9 @@ export function traceSimulation(store: StoreReader, networkId: Uint8Array, sim: 
     ledgerSeq: latest.sequence + 1, closeTime: header.scpValue.closeTime, protocolVersion: header.ledgerVersion,
     baseReserve: header.baseReserve, baseFee: header.baseFee, networkId, impersonated: signingAccounts(auth),
   };
-  const config = loadSorobanNetworkConfig((key) => state.getEntry(encodeLedgerKey(key)));
+  const config = appliers.configAt(store, latest.sequence, (key) => state.getEntry(encodeLedgerKey(key)));
   if (!config) throw new Error('the network has no Soroban configuration');
-  const host = appliers.get(config.entries, header.ledgerVersion);
+  const host = appliers.forConfig(config, header.ledgerVersion);
 
   const root = new LedgerTxn(state, ledger.ledgerSeq, { idPool: header.idPool });
   // the fee stage, as a close charges it before any transaction applies

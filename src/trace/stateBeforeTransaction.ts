@@ -2,7 +2,7 @@
 // its own (the store's entry history), then the changes its ledger made before it (every fee
 // charge comes first, then the transactions applied before it), from the stored meta.
 import type { EntrySource } from '../ledger/ledgerTxn.ts';
-import type { StoreReader } from '../store/types.ts';
+import type { StoreReader, StoredEntry } from '../store/types.ts';
 import { decodeLedgerEntry, toBase64, type LedgerEntry, type LedgerEntryChange } from '../xdr/codec.ts';
 import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { keyXdrOf } from '../replay/initialState.ts';
@@ -23,10 +23,21 @@ export class StateBeforeTransaction implements EntrySource {
     const id = toBase64(keyXdr);
     const known = this.overlay.get(id);
     if (known !== undefined) return known ?? undefined;
-    const stored = this.ledger === 'latest' ? this.store.entry(keyXdr) : this.store.entriesAt([keyXdr], this.ledger).get(id);
+    const stored = this.read(keyXdr, id);
     const entry = stored ? decodeLedgerEntry(stored.entry) : null;
     this.overlay.set(id, entry);
     return entry ?? undefined;
+  }
+
+  /**
+   * A current entry last written at or before the base ledger is what the base ledger ended with
+   * (every write stamps lastModifiedLedgerSeq), so the entry history is asked only about the rest:
+   * entries written since, or absent now.
+   */
+  private read(keyXdr: Uint8Array, id: string): StoredEntry | undefined {
+    const current = this.store.entry(keyXdr);
+    if (this.ledger === 'latest' || (current && current.lastModified <= this.ledger)) return current;
+    return this.store.entriesAt([keyXdr], this.ledger).get(id);
   }
 
   /** Applies a list of changes from the ledger's meta (STATE changes only say what was there). */

@@ -25,6 +25,15 @@ impl Caller {
         env.invoke_contract(&counter, &Symbol::new(&env, "get"), vec![&env])
     }
 
+    /// Calls `increment(by)` on the counter `times` times (a call tree as wide as asked); returns the count.
+    pub fn increment_times(env: Env, counter: Address, by: u32, times: u32) -> u32 {
+        let mut count = 0;
+        for _ in 0..times {
+            count = env.invoke_contract(&counter, &Symbol::new(&env, "increment"), vec![&env, by.into_val(&env)]);
+        }
+        count
+    }
+
     /// Calls `get()` on the counter at `counter`.
     pub fn call_get(env: Env, counter: Address) -> u32 {
         env.invoke_contract(&counter, &Symbol::new(&env, "get"), vec![&env])

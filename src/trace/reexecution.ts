@@ -83,8 +83,9 @@ export function traceStoredTransaction(store: StoreReader, networkId: Uint8Array
   const refund = applied.soroban?.tracker.refund ?? 0n;
   if (refund > 0n) recordRefund(applied.result, applied.meta, refund, networkId, frame);
 
-  const sameResult = bytesEqual(xdr.TransactionResult.schema.encode(applied.result), xdr.TransactionResult.schema.encode(target.result));
-  const sameMeta = bytesEqual(xdr.TransactionMeta.schema.encode(applied.meta), xdr.TransactionMeta.schema.encode(target.meta));
+  // against the stored bytes themselves
+  const sameResult = bytesEqual(xdr.TransactionResult.schema.encode(applied.result), stored.result);
+  const sameMeta = bytesEqual(xdr.TransactionMeta.schema.encode(applied.meta), stored.meta);
   const difference = sameResult && sameMeta ? null : compareTransaction(applied, { result: target.result, meta: target.meta });
 
   const trace = transactionTrace({ frame, result: applied.result, meta: applied.meta, hostRuns, networkId, ...(host ? { host } : {}) },

@@ -53,8 +53,7 @@ export function transactionTrace(run: TracedExecution, where: Pick<TransactionTr
     let frames: TraceFrame[] = [];
     const hostRun = op.body.type === 24 ? hostRuns[0] : undefined;
     if (hostRun) {
-      const diagnostics = hostRun.result.diagnosticEvents.map((d) => xdr.DiagnosticEvent.schema.decode(d));
-      const tree = invocationTree(hostRun.result.trace ?? [], diagnostics);
+      const tree = invocationTree(hostRun.result.trace ?? [], hostRun.diagnostics);
       frames = tree.frames;
       if (tree.root) out.invocation = tree.root;
       const source = accountIdToStrKey(muxedToAccountId(op.sourceAccount ?? frame.tx.sourceAccount));

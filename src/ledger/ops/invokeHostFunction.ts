@@ -121,8 +121,9 @@ export const invokeHostFunction: OpHandler<Body> = {
       enableDiagnostics: true,
       ...(s.hostRuns ? { trace: true } : {}),
     });
-    s.hostRuns?.push({ keys, entries, result: out });
-    for (const d of out.diagnosticEvents) s.diagnosticEvents.push(xdr.DiagnosticEvent.schema.decode(d));
+    const diagnostics = out.diagnosticEvents.map((d) => xdr.DiagnosticEvent.schema.decode(d));
+    s.hostRuns?.push({ keys, entries, result: out, diagnostics });
+    s.diagnosticEvents.push(...diagnostics);
     if (out.failure) {
       if (out.failure !== 'resource_limit_exceeded') return failed(INVOKE_HOST_FUNCTION.TRAPPED); // the host's events say why
       return fail(LIMIT, out.cpuInsns > resources.instructions

@@ -73,6 +73,8 @@ export interface HostRun {
   keys: xdr.LedgerKeyWire[];
   entries: Array<{ entry?: Uint8Array; liveUntil?: number }>;
   result: InvokeApplyResult;
+  /** The run's diagnostic events, decoded (the operation decodes them for the meta anyway). */
+  diagnostics: xdr.DiagnosticEventWire[];
 }
 
 /** The TTL entry of a contract entry (by its key's hash); `LedgerTxn.update` stamps lastModifiedLedgerSeq. */

@@ -248,6 +248,22 @@ describe('lumen_traceTransaction', () => {
     assert.deepEqual(simulated.result.trace.auth[0].root.frames, [simulated.result.trace.operations[0].invocation.calls[0].id]);
   });
 
+  it('a classic payment: its operation\'s state diff, reproduced byte for byte', async () => {
+    const to = Keypair.random();
+    await s.fundAddress(to.publicKey());
+    const tx = (await builder(s, deployer)).addOperation(Operation.payment({ destination: to.publicKey(), asset: Asset.native(), amount: '3' })).build();
+    tx.sign(deployer);
+    const sent = await sendAndPoll(s, tx);
+    assert.equal(sent.done?.status, 'SUCCESS');
+    const trace = await traceOf(node, sent.sent.hash);
+    assert.deepEqual(trace.reproduced, { result: true, meta: true });
+    assert.equal(trace.operations[0].type, 'PAYMENT');
+    assert.equal(trace.operations[0].invocation, undefined);
+    const got = trace.operations[0].stateChanges.find((c: any) => c.key.account?.account_id === to.publicKey())!;
+    assert.equal(balanceOf(got.after) - balanceOf(got.before), 30_000_000n);
+    assert.equal(trace.fee, undefined);
+  });
+
   it('refuses what it cannot trace with a clear error', async () => {
     const unknown = await node.rpc('lumen_traceTransaction', { hash: '00'.repeat(32) });
     assert.equal(unknown.error?.code, -32602);

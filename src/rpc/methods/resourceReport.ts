@@ -64,13 +64,15 @@ export const resourceReport: Method = {
     const oldest = ctx.store.entryHistoryOldest() ?? latest;
     if (from - 1 < oldest) throw invalidParams(`startLedger must be above ${oldest}: tracing needs the state of the ledger before it (the entry history starts at ${oldest})`);
     if (from > to + 1) throw invalidParams(`startLedger ${from} is after ledger ${to}`);
-    try {
-      const report = await buildReport(ctx.store, networkIdOf(ctx.config.networkPassphrase), { fromLedger: from, toLedger: to },
-        traceAppliersOf(ctx.store), () => call.checkpoint());
-      return params.format === 'markdown' ? { report, markdown: reportMarkdown(report) } : { report };
-    } catch (e) {
-      if (e instanceof RangeError || e instanceof NotTraceable) throw invalidParams(e.message);
-      throw e;
-    }
+    return ctx.heavy.run(call, async () => {
+      try {
+        const report = await buildReport(ctx.store, networkIdOf(ctx.config.networkPassphrase), { fromLedger: from, toLedger: to },
+          traceAppliersOf(ctx.store), () => call.checkpoint());
+        return params.format === 'markdown' ? { report, markdown: reportMarkdown(report) } : { report };
+      } catch (e) {
+        if (e instanceof RangeError || e instanceof NotTraceable) throw invalidParams(e.message);
+        throw e;
+      }
+    });
   },
 };

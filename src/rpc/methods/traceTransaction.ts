@@ -3,7 +3,7 @@
 // frame's metered cost, storage calls, events and authorizations, the state diff of each operation,
 // and the fee in parts. `reproduced` says whether the re-executed result and meta equal the stored
 // ones byte for byte. Needs the state at the ledger before the transaction's: the entry history.
-// Read-only, so open to every caller, as simulateTransaction is.
+// Read-only, so open to every caller, as simulateTransaction is; heavy work (rpc/heavyWork.ts).
 import { invalidParams } from '../errors.ts';
 import type { Method } from './types.ts';
 import { goHexDecode } from './shared/go.ts';
@@ -45,13 +45,16 @@ export const traceTransaction: Method = {
     params: { hash: { required: true } },
     result: { name: 'TransactionTrace', schema: transactionTraceSchema },
   },
-  handler(params, ctx) {
+  handler(params, ctx, call) {
     const hash = parseTransactionHash(params.hash);
-    try {
-      return traceStoredTransaction(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
-    } catch (e) {
-      if (e instanceof NotTraceable) throw invalidParams(e.message);
-      throw e;
-    }
+    // a re-execution is heavy work: it takes a slot shared fairly between clients, as getLedgers does
+    return ctx.heavy.run(call, async () => {
+      try {
+        return traceStoredTransaction(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
+      } catch (e) {
+        if (e instanceof NotTraceable) throw invalidParams(e.message);
+        throw e;
+      }
+    });
   },
 };

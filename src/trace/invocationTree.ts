@@ -16,7 +16,18 @@ const scValJson = (v: xdr.ScValWire): XdrJson => toJson(xdr.ScVal.schema, v);
 
 const symbolOf = (v: xdr.ScValWire | undefined): string | undefined => (v?.type === 15 ? v.sym.toString() : undefined);
 
-const contractStrKey = (id: Uint8Array): string => StrKey.encodeContract(Buffer.from(id));
+/** Contract ids seen, as strkeys: a run names the same few contracts in every event. */
+const strKeys = new Map<string, string>();
+function contractStrKey(id: Uint8Array): string {
+  const hex = Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('hex');
+  let key = strKeys.get(hex);
+  if (key === undefined) {
+    if (strKeys.size >= 4096) strKeys.clear();
+    key = StrKey.encodeContract(Buffer.from(id));
+    strKeys.set(hex, key);
+  }
+  return key;
+}
 
 const ACCESS: Record<string, StorageCall['access']> = {
   get_contract_data: 'read', has_contract_data: 'read', put_contract_data: 'write', del_contract_data: 'delete',

@@ -4,7 +4,7 @@
 // then followed by a `transactions` subscription starting right after the ledger that read ended at.
 // A ledger that comes with a sequence already held means a developer revert took the network back:
 // what was held from that ledger on is dropped.
-import { call, health } from './rpc.ts';
+import { call, ledgerWindow } from './rpc.ts';
 import { stream, transactionToid, type Subscription } from './stream.ts';
 import { summarize, type TxSummary } from './transactions.ts';
 
@@ -41,7 +41,7 @@ export class Live {
     this.ledgers = [];
     this.transactions = [];
     this.txCounts.clear();
-    const { latestLedger, oldestLedger } = await health();
+    const { latestLedger, oldestLedger } = await ledgerWindow();
     if (generation !== this.generation) return;
     this.subs.push(stream.subscribe(
       { kind: 'ledgers', startLedger: Math.max(oldestLedger, latestLedger - LEDGERS + 1) },

@@ -27,9 +27,17 @@ export async function call<T = any>(method: string, params?: unknown): Promise<T
   return answer.result as T;
 }
 
-/** The window of stored ledgers and the latest one. */
-export interface Health { latestLedger: number; oldestLedger: number }
+/** The stored ledgers: the oldest and the latest. */
+export interface LedgerWindow { latestLedger: number; oldestLedger: number }
 
-export function health(): Promise<Health> {
-  return call<Health>('getHealth');
+const NO_HASH = '0'.repeat(64);
+
+/**
+ * The stored ledgers. Not getHealth: it answers an error when the latest ledger is older than
+ * --max-healthy-ledger-latency, as on a standalone network closing ledgers only when asked. A
+ * getTransaction that finds nothing answers the window whatever the network's pace.
+ */
+export async function ledgerWindow(): Promise<LedgerWindow> {
+  const { latestLedger, oldestLedger } = await call<LedgerWindow>('getTransaction', { hash: NO_HASH });
+  return { latestLedger, oldestLedger };
 }

@@ -4,7 +4,7 @@
 import { dl, errorBox, fill, h, note, overview, section, table, type Child } from '../dom.ts';
 import { contractCodeKey, contractInstanceKey } from '../ledgerKeys.ts';
 import type { Page } from '../page.ts';
-import { call, health } from '../rpc.ts';
+import { call, ledgerWindow } from '../rpc.ts';
 import { dumpState, ttlText } from '../state.ts';
 import { eventCursorAfter, stream } from '../stream.ts';
 import { hexToBytes, isContract } from '../strkey.ts';
@@ -34,7 +34,7 @@ export async function contract(page: Page, id: string): Promise<void> {
   fill(page.el, h('h1', null, 'Contract'), h('p', { class: 'mono hash' }, id), h('p', null, 'Loading…'));
   if (!isContract(id)) { fill(page.el, h('h1', null, 'Contract'), errorBox(`not a contract address: ${id}`)); return; }
   const [instanceAnswer, { latestLedger, oldestLedger }] = await Promise.all([
-    call('getLedgerEntries', { keys: [contractInstanceKey(id)], xdrFormat: 'json' }), health(),
+    call('getLedgerEntries', { keys: [contractInstanceKey(id)], xdrFormat: 'json' }), ledgerWindow(),
   ]);
   if (!page.alive()) return;
   const found = instanceAnswer.entries[0];

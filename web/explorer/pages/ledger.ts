@@ -1,7 +1,7 @@
 // A ledger: its header and its transactions.
 import { errorBox, fill, h, link, note, overview, rawJson, section, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-import { call, health } from '../rpc.ts';
+import { call, ledgerWindow } from '../rpc.ts';
 import { summarize, type TxSummary } from '../transactions.ts';
 import { address, arm, lumens, tree, txLink, unixTime, words } from '../values.ts';
 
@@ -24,7 +24,7 @@ export async function ledger(page: Page, arg: string): Promise<void> {
   const sequence = Number(arg);
   fill(page.el, h('h1', null, `Ledger ${arg}`), h('p', null, 'Loading…'));
   if (!Number.isInteger(sequence) || sequence < 1 || sequence > 0xffffffff) { fill(page.el, h('h1', null, 'Ledger'), errorBox(`not a ledger number: ${arg}`)); return; }
-  const { latestLedger, oldestLedger } = await health();
+  const { latestLedger, oldestLedger } = await ledgerWindow();
   if (!page.alive()) return;
   const nav = h('p', { class: 'nav' },
     sequence > oldestLedger ? link(`ledger/${sequence - 1}`, `← ${sequence - 1}`) : '',

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { get } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Asset, Memo, Operation } from '@stellar/stellar-sdk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startNodeProcess, type NodeProcess } from './support/nodeProcess.ts';
@@ -339,6 +339,10 @@ describe('the block explorer in a real browser', () => {
     assert.equal(js.headers.get('x-content-type-options'), 'nosniff');
     const css = await fetch(`${node.url}${style}`);
     assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+    // the budget docs/explorer.md states: the script and the style sheet, minified, 80 KiB; gzipped, 24 KiB
+    const [jsBytes, cssBytes] = [Buffer.from(await js.arrayBuffer()), Buffer.from(await css.arrayBuffer())];
+    const sizes = { minified: jsBytes.length + cssBytes.length, gzip: gzipSync(jsBytes, { level: 9 }).length + gzipSync(cssBytes, { level: 9 }).length };
+    assert.ok(sizes.minified <= 80 * 1024 && sizes.gzip <= 24 * 1024, JSON.stringify(sizes));
     // revalidation: the same ETag is 304
     const etag = bare.headers.get('etag')!;
     assert.equal((await fetch(`${node.url}/explorer/`, { headers: { 'if-none-match': etag } })).status, 304);

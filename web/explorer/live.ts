@@ -41,6 +41,7 @@ export class Live {
     this.ledgers = [];
     this.transactions = [];
     this.txCounts.clear();
+    stream.warm();
     const { latestLedger, oldestLedger } = await ledgerWindow();
     if (generation !== this.generation) return;
     this.subs.push(stream.subscribe(

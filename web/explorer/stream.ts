@@ -40,6 +40,11 @@ export class Stream {
     return () => this.statusListeners.delete(listener);
   }
 
+  /** Opens the socket ahead of the first subscription (its handshake overlaps what comes before). */
+  warm(): void {
+    if (this.ws === undefined) this.connect();
+  }
+
   subscribe(params: Record<string, unknown>, onItem: (item: any) => void, resume: (item: any) => Record<string, unknown>): Subscription {
     const sub: Sub = { params, onItem, resume, closed: false };
     this.subs.add(sub);
@@ -81,8 +86,8 @@ export class Stream {
       this.pending.clear();
       this.byServerId.clear();
       for (const sub of this.subs) sub.serverId = undefined;
-      if (this.subs.size === 0) { this.setStatus('offline'); return; }
       this.setStatus('offline');
+      if (this.subs.size === 0) return;
       this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.connect(); }, this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 10_000);
     };

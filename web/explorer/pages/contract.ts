@@ -1,7 +1,7 @@
 // A contract: its instance (executable, instance storage, TTL), its Wasm (size, exports, TTL, a
 // download), its persistent and temporary storage (lumen_dumpState, where the node serves it) and
 // its events (getEvents, newest first, then live).
-import { dl, errorBox, fill, h, note, overview, section, table, type Child } from '../dom.ts';
+import { dl, errorBox, fill, h, note, overview, section, short, table, type Child } from '../dom.ts';
 import { contractCodeKey, contractInstanceKey } from '../ledgerKeys.ts';
 import type { Page } from '../page.ts';
 import { call, ledgerWindow } from '../rpc.ts';
@@ -9,12 +9,12 @@ import { dumpState, ttlText } from '../state.ts';
 import { eventCursorAfter, stream } from '../stream.ts';
 import { hexToBytes, isContract } from '../strkey.ts';
 import { readWasm } from '../wasm.ts';
-import { arm, ledgerLink, scv, txLink, unixTime, words } from '../values.ts';
+import { arm, ledgerLink, scv, txLink, words } from '../values.ts';
 
 const EVENTS = 50;
 
 function eventRow(e: any): Child[] {
-  return [ledgerLink(e.ledger), unixTime(Date.parse(e.ledgerClosedAt) / 1000), e.txHash ? txLink(e.txHash) : '',
+  return [ledgerLink(e.ledger), e.txHash ? txLink(e.txHash) : '',
     h('span', null, ((e.topicJson ?? []) as unknown[]).flatMap((t, i) => [i > 0 ? ', ' : '', scv(t)])), scv(e.valueJson)];
 }
 
@@ -51,14 +51,16 @@ export async function contract(page: Page, id: string): Promise<void> {
   fill(page.el,
     h('h1', null, 'Contract'), h('p', { class: 'mono hash' }, id),
     overview([
-      ['executable', execKind === 'wasm' ? h('span', { class: 'mono' }, `wasm ${wasmHash}`) : words(execKind)],
+      ['executable', execKind === 'wasm' ? h('span', null, 'wasm ', short(wasmHash, 8)) : words(execKind)],
       ['instance TTL', ttlText(found.liveUntilLedgerSeq, latestLedger)],
       ['last modified', ledgerLink(found.lastModifiedLedgerSeq)],
     ]),
-    section('Wasm', wasmBox),
-    section('Instance storage', instanceStorage.length === 0 ? note('Empty.') : table(['key', 'value'], instanceStorage.map((e) => [scv(e.key), scv(e.val)]), { class: 'instance-storage' })),
-    section('Persistent and temporary storage', storageBox),
-    section('Events', eventsBox),
+    h('section', { class: 'wasm' }, h('h2', null, 'Wasm'), wasmBox),
+    h('div', { class: 'columns even' },
+      h('div', null,
+        section('Instance storage', instanceStorage.length === 0 ? note('Empty.') : table(['key', 'value'], instanceStorage.map((e) => [scv(e.key), scv(e.val)]), { class: 'instance-storage' })),
+        section('Persistent and temporary storage', storageBox)),
+      section('Events', eventsBox)),
   );
 
   const work: Array<Promise<void>> = [];
@@ -75,7 +77,8 @@ export async function contract(page: Page, id: string): Promise<void> {
         ['TTL', ttlText(code.liveUntilLedgerSeq, latestLedger)],
         ['functions', h('span', { class: 'exports' }, wasm.exports.filter((e) => !e.startsWith('_')).map((e, i) => [i > 0 ? ', ' : '', h('span', { class: 'fn' }, e)]))],
         ['custom sections', wasm.customSections.join(', ') || 'none'],
-      ]), download(wasmHash, bytes));
+        ['', download(wasmHash, bytes)],
+      ]));
     }));
   }
   work.push(dumpState().then((dump) => {
@@ -97,7 +100,7 @@ export async function contract(page: Page, id: string): Promise<void> {
     if (!page.alive()) return;
     const events: any[] = r.events;
     const body = h('tbody', null, events.map((e) => h('tr', null, eventRow(e).map((c) => h('td', null, c)))));
-    fill(eventsBox, h('table', { class: 'events' }, h('thead', null, h('tr', null, ['ledger', 'closed at', 'transaction', 'topics', 'data'].map((c) => h('th', null, c)))), body),
+    fill(eventsBox, h('table', { class: 'events' }, h('thead', null, h('tr', null, ['ledger', 'transaction', 'topics', 'data'].map((c) => h('th', null, c)))), body),
       events.length === 0 ? note('No events in the stored ledgers yet; new ones appear here.') : '');
     // then live, from right after the last ledger read
     const sub = stream.subscribe(

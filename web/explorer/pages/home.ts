@@ -5,6 +5,8 @@ import type { Page } from '../page.ts';
 import { call } from '../rpc.ts';
 import { address, ledgerLink, txLink, unixTime } from '../values.ts';
 
+const DRAWN = 'explorer-latest-ledgers';
+
 export async function home(page: Page): Promise<void> {
   const network = h('div', null, 'Loading…');
   const ledgers = h('div', { id: 'latest-ledgers' });
@@ -14,6 +16,8 @@ export async function home(page: Page): Promise<void> {
     h('div', { class: 'columns' }, section('Latest ledgers', ledgers), section('Latest transactions', transactions)));
 
   const draw = (): void => {
+    // the moment the first ledgers are on screen, for the bench (bench/explorer.ts)
+    if (live.ledgers.length > 0 && performance.getEntriesByName(DRAWN).length === 0) performance.mark(DRAWN);
     fill(ledgers, live.ledgers.length === 0 ? note('No ledgers yet.') : table(['ledger', 'hash', 'transactions', 'closed at'],
       live.ledgers.map((l) => [ledgerLink(l.sequence), short(l.hash, 6), String(live.txCounts.get(l.sequence) ?? 0), h('span', { title: unixTime(l.closeTime) }, unixTime(l.closeTime).slice(11))]),
       { class: 'ledgers' }));

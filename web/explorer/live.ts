@@ -10,6 +10,9 @@ import { summarize, type TxSummary } from './transactions.ts';
 
 export interface LedgerSummary { sequence: number; hash: string; closeTime: number }
 
+/** Transactions read from a start ledger: all of them up to `through` when `complete`. */
+interface Window { start: number; found: TxSummary[]; counts: Map<number, number>; through: number; complete: boolean }
+
 const LEDGERS = 10;
 const TRANSACTIONS = 20;
 /** getTransactions pages read at most when looking back for the last transactions. */
@@ -18,8 +21,9 @@ const MAX_PAGES = 20;
 export class Live {
   ledgers: LedgerSummary[] = [];
   transactions: TxSummary[] = [];
-  /** Transactions seen per ledger (the ledgers shown: the windows read cover them). */
+  /** Transactions seen per ledger, known for the ledgers from `countedFrom` on. */
   readonly txCounts = new Map<number, number>();
+  countedFrom = Infinity;
   private subs: Subscription[] = [];
   private readonly listeners = new Set<() => void>();
   private generation = 0;
@@ -41,6 +45,7 @@ export class Live {
     this.ledgers = [];
     this.transactions = [];
     this.txCounts.clear();
+    this.countedFrom = Infinity;
     stream.warm();
     const { latestLedger, oldestLedger } = await ledgerWindow();
     if (generation !== this.generation) return;
@@ -59,34 +64,49 @@ export class Live {
     this.changed();
   }
 
-  /** The last transactions, looking back 10, 100, 1,000… ledgers until there are enough; `through`: the ledger the read reached. */
+  /**
+   * The last transactions, looking back 10, 100, 1,000… ledgers until there are enough; `through`:
+   * the ledger the read reached. A window with more than MAX_PAGES pages keeps the smaller one
+   * before it (fewer transactions, but the newest); when even 10 ledgers are that many, the latest
+   * ledger alone is read. Counts are kept for the ledgers of the window read (`countedFrom` on).
+   */
   private async readTransactions(latest: number, oldest: number, generation: number): Promise<{ through: number }> {
-    let through = latest;
+    let best: Window | undefined;
     for (let span = LEDGERS; ; span *= 10) {
       const start = Math.max(oldest, latest - span + 1);
-      const found: TxSummary[] = [];
-      const counts = new Map<number, number>();
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const answer = await call('getTransactions', cursor === undefined
-          ? { startLedger: start, pagination: { limit: 100 }, xdrFormat: 'json' }
-          : { pagination: { cursor, limit: 100 }, xdrFormat: 'json' });
-        if (generation !== this.generation) return { through };
-        for (const t of answer.transactions) {
-          const s = summarize(t);
-          found.push(s);
-          counts.set(s.ledger, (counts.get(s.ledger) ?? 0) + 1);
-        }
-        through = answer.latestLedger;
-        cursor = answer.cursor;
-        if (answer.transactions.length < 100) break;
-      }
-      if (found.length >= TRANSACTIONS || start === oldest) {
-        for (const [ledger, n] of counts) this.txCounts.set(ledger, n);
-        this.transactions = found.slice(-TRANSACTIONS).reverse();
-        return { through };
-      }
+      const window = await this.readWindow(start, generation);
+      if (window === undefined || !window.complete) break;
+      best = window;
+      if (window.found.length >= TRANSACTIONS || start === oldest) break;
     }
+    if (generation !== this.generation) return { through: latest };
+    best ??= await this.readWindow(latest, generation);
+    if (best === undefined) return { through: latest };
+    for (const [ledger, n] of best.counts) this.txCounts.set(ledger, n);
+    this.countedFrom = best.start;
+    this.transactions = best.found.slice(-TRANSACTIONS).reverse();
+    return { through: best.through };
+  }
+
+  /** The transactions from `start` on, up to MAX_PAGES pages; undefined once the page was left for another start. */
+  private async readWindow(start: number, generation: number): Promise<Window | undefined> {
+    const w: Window = { start, found: [], counts: new Map(), through: start, complete: false };
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES && !w.complete; page++) {
+      const answer = await call('getTransactions', cursor === undefined
+        ? { startLedger: start, pagination: { limit: 100 }, xdrFormat: 'json' }
+        : { pagination: { cursor, limit: 100 }, xdrFormat: 'json' });
+      if (generation !== this.generation) return undefined;
+      for (const t of answer.transactions) {
+        const s = summarize(t);
+        w.found.push(s);
+        w.counts.set(s.ledger, (w.counts.get(s.ledger) ?? 0) + 1);
+      }
+      cursor = answer.cursor;
+      w.complete = answer.transactions.length < 100;
+      w.through = w.complete ? answer.latestLedger : w.found[w.found.length - 1].ledger;
+    }
+    return w;
   }
 
   private ledger(l: LedgerSummary): void {

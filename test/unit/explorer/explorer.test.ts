@@ -3,7 +3,7 @@
 // (types, caching, gzip) read from a folder.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -62,6 +62,15 @@ describe('ledger keys', () => {
     const hash = Buffer.alloc(32, 9);
     assert.equal(contractCodeKey(hash.toString('hex')), sdkKey({ type: 7, contractCode: { hash } }));
   });
+});
+
+it('the page never parses anything as HTML: no innerHTML or its kin anywhere in its code', () => {
+  const dir = new URL('../../../web/explorer/', import.meta.url);
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  assert.ok(files.length > 10 && files.includes('dom.ts'), files.join(', '));
+  const parsing = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment|srcdoc)\b/;
+  const found = files.filter((f) => parsing.test(readFileSync(new URL(f, dir), 'utf8').replace(/\/\/.*$/gm, '')));
+  assert.deepEqual(found, []);
 });
 
 it('the search box: ledger numbers, hashes, accounts (muxed too), contracts; anything else is nothing', () => {

@@ -19,7 +19,7 @@ export async function home(page: Page): Promise<void> {
     // the moment the first ledgers are on screen, for the bench (bench/explorer.ts)
     if (live.ledgers.length > 0 && performance.getEntriesByName(DRAWN).length === 0) performance.mark(DRAWN);
     fill(ledgers, live.ledgers.length === 0 ? note('No ledgers yet.') : table(['ledger', 'hash', 'transactions', 'closed at'],
-      live.ledgers.map((l) => [ledgerLink(l.sequence), short(l.hash, 6), String(live.txCounts.get(l.sequence) ?? 0), h('span', { title: unixTime(l.closeTime) }, unixTime(l.closeTime).slice(11))]),
+      live.ledgers.map((l) => [ledgerLink(l.sequence), short(l.hash, 6), l.sequence >= live.countedFrom ? String(live.txCounts.get(l.sequence) ?? 0) : '—', h('span', { title: unixTime(l.closeTime) }, unixTime(l.closeTime).slice(11))]),
       { class: 'ledgers' }));
     fill(transactions, live.transactions.length === 0 ? note('No transactions in the stored ledgers.') : table(['transaction', 'ledger', 'source', 'operations', 'status'],
       live.transactions.map((t) => [txLink(t.hash), ledgerLink(t.ledger), t.source ? address(t.source) : '', t.operations,

@@ -100,12 +100,15 @@ export async function contract(page: Page, id: string): Promise<void> {
     if (!page.alive()) return;
     const events: any[] = r.events;
     const body = h('tbody', null, events.map((e) => h('tr', null, eventRow(e).map((c) => h('td', null, c)))));
-    fill(eventsBox, h('table', { class: 'events' }, h('thead', null, h('tr', null, ['ledger', 'transaction', 'topics', 'data'].map((c) => h('th', null, c)))), body),
-      events.length === 0 ? note('No events in the stored ledgers yet; new ones appear here.') : '');
+    const none = events.length === 0 ? note('No events in the stored ledgers yet; new ones appear here.') : undefined;
+    fill(eventsBox, h('table', { class: 'events' }, h('thead', null, h('tr', null, ['ledger', 'transaction', 'topics', 'data'].map((c) => h('th', null, c)))), body), none);
     // then live, from right after the last ledger read
     const sub = stream.subscribe(
       { kind: 'events', cursor: eventCursorAfter(r.latestLedger), filters: [{ contractIds: [id] }], xdrFormat: 'json' },
-      (e) => { body.prepend(h('tr', null, eventRow(e).map((c) => h('td', null, c)))); },
+      (e) => {
+        none?.remove();
+        body.prepend(h('tr', null, eventRow(e).map((c) => h('td', null, c))));
+      },
       (e) => ({ cursor: e.id }),
     );
     page.onLeave(() => sub.close());

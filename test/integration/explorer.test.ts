@@ -362,6 +362,42 @@ describe('the block explorer in a real browser', () => {
   });
 });
 
+describe('the explorer where developer methods are not served (--dev-methods=false, as on a followed network)', () => {
+  let node: NodeProcess;
+  let browser: Browser;
+  before(async () => {
+    node = await startContractNode(['--dev-methods=false']);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await node?.stop();
+  });
+
+  it('shows no developer controls; the account page says why it lists no trustlines, and looks one up by its asset', async () => {
+    const s = server(node.url);
+    const kp = await fundedAccount(node.url);
+    const issuer = await fundedAccount(node.url);
+    const tx = (await builder(s, kp)).addOperation(Operation.changeTrust({ asset: new Asset('USDC', issuer.publicKey()), limit: '500' })).build();
+    tx.sign(kp);
+    assert.equal((await submit(s, tx)).done.status, 'SUCCESS');
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    await page.goto(`${node.url}/explorer#/account/${kp.publicKey()}`);
+    const trustlines = page.locator('section:has(> h2:text-is("Trustlines"))');
+    await trustlines.locator('.note', { hasText: 'lumen_dumpState' }).waitFor();
+    await trustlines.locator('form.inline input').fill(`USDC:${issuer.publicKey()}`);
+    await trustlines.locator('form.inline button').click();
+    await trustlines.locator('dl', { hasText: 'limit' }).waitFor();
+    assert.match(await trustlines.innerText(), /limit\s+500/);
+    assert.equal(await page.locator('#dev').isHidden(), true);
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+});
+
 describe('--explorer=false', () => {
   let node: NodeProcess;
   before(async () => { node = await startNodeProcess({ args: ['--explorer=false', '--log-level', 'warn'] }); });

@@ -70,6 +70,8 @@ export function operationResultCode(r: unknown): string {
     const [name, inner] = arm(v);
     if (name === '') break;
     if (name !== 'op_inner') path.push(words(name));
+    // a code without a value ends the path ("underfunded"); a success's value (a hash, a list) does not belong in it
+    if (typeof inner === 'string' && /^[a-z_]+$/.test(inner)) path.push(words(inner));
     if (inner === undefined || inner === null || typeof inner !== 'object') break;
     v = inner;
   }

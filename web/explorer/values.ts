@@ -101,8 +101,15 @@ export function args(values: readonly unknown[]): HTMLSpanElement {
   return list('(', values, ')', (v) => scv(v));
 }
 
-/** Any XDR JSON as a tree of fields (strkeys as links). Small leaves stay on one line. */
-export function tree(v: unknown): Node {
+/** Fields that hold an amount in stroops (1/10,000,000 of a unit, for every asset). */
+const AMOUNTS = new Set(['amount', 'starting_balance', 'send_amount', 'send_max', 'dest_amount', 'dest_min', 'limit', 'balance',
+  'buy_amount', 'max_amount_a', 'max_amount_b', 'min_amount_a', 'min_amount_b', 'fee_pool']);
+
+/** Any XDR JSON as a tree of fields (strkeys as links, amounts in units). Small leaves stay on one line. */
+export function tree(v: unknown, key?: string): Node {
+  if (key !== undefined && AMOUNTS.has(key) && (typeof v === 'string' || typeof v === 'number') && /^-?\d+$/.test(String(v))) {
+    return h('span', { class: 'mono', title: `${v} stroops` }, lumens(v));
+  }
   if (v === null || v === undefined) return h('span', { class: 'muted' }, 'none');
   if (typeof v === 'string') return /^[GCM][A-Z2-7]{55}([A-Z2-7]{13})?$/.test(v) ? address(v) : h('span', { class: 'mono' }, v);
   if (typeof v !== 'object') return h('span', { class: 'mono' }, String(v));
@@ -112,7 +119,7 @@ export function tree(v: unknown): Node {
   }
   const entries = Object.entries(v as Record<string, unknown>).filter(([k, x]) => !(k === 'ext' && x === 'v0'));
   if (entries.length === 0) return h('span', { class: 'muted' }, '{}');
-  return h('ul', { class: 'tree' }, entries.map(([k, x]) => h('li', null, h('span', { class: 'key' }, k), ' ', tree(x))));
+  return h('ul', { class: 'tree' }, entries.map(([k, x]) => h('li', null, h('span', { class: 'key' }, k), ' ', tree(x, k))));
 }
 
 /** A contract event (ContractEvent JSON): contract, topics, data. */

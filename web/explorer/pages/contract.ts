@@ -84,7 +84,7 @@ export async function contract(page: Page, id: string): Promise<void> {
   work.push(dumpState().then((dump) => {
     if (!page.alive()) return;
     if ('unavailable' in dump) {
-      fill(storageBox, note(`Persistent and temporary entries are not listed: no key names them in advance, and ${dump.unavailable}. Instance storage is above.`));
+      fill(storageBox, note(`Persistent and temporary entries are not listed: no key names them in advance, and ${dump.unavailable}. Instance storage is shown beside.`));
       return;
     }
     const rows = dump.state.entries.filter((e) => {

@@ -29,12 +29,13 @@ try {
     mkdirSync(OUT, { recursive: true });
 
     await page.goto(`${node.url}/explorer#/tx/${call.hash}`);
-    const nested = page.locator('.call-tree details.frame details.frame').first();
-    await nested.locator(':scope > summary').click();
-    await nested.locator(':scope > .frame-body').waitFor();
+    // every frame of the call tree open (the trace's when the node serves lumen_traceTransaction)
+    const tree = page.locator('#trace .call-tree').first();
+    await tree.locator('details.frame').first().waitFor();
+    for (let closed = tree.locator('details.frame:not([open]) > summary'); await closed.count() > 0;) await closed.first().click();
     // from the top down to the end of the call tree
-    const bottom = await page.locator('#trace').evaluate((el) => el.getBoundingClientRect().bottom + (globalThis as any).scrollY);
-    await page.screenshot({ path: new URL('explorer-transaction.png', OUT).pathname, fullPage: true, clip: { x: 0, y: 0, width: 1200, height: Math.ceil(bottom + 12) } });
+    const bottom = await tree.evaluate((el) => el.getBoundingClientRect().bottom + (globalThis as any).scrollY);
+    await page.screenshot({ path: new URL('explorer-transaction.png', OUT).pathname, fullPage: true, clip: { x: 0, y: 0, width: 1200, height: Math.ceil(bottom + 16) } });
 
     await page.goto(`${node.url}/explorer#/contract/${counter}`);
     await page.locator('table.events tbody tr').nth(2).waitFor();

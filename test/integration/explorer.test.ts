@@ -238,7 +238,7 @@ describe('the block explorer in a real browser', () => {
     await done();
   });
 
-  it('the trace\'s call tree: costs per frame, storage calls, state changes and fee parts', { skip: 'lumen_traceTransaction not merged yet' }, async () => {
+  it('the trace\'s call tree: costs per frame, storage calls, state changes and fee parts', async () => {
     assert.ok(traced, 'the node serves lumen_traceTransaction');
     const { page, done } = await open(`tx/${fx.callHash}`);
     const tree = page.locator('#trace .call-tree');

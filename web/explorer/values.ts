@@ -63,6 +63,8 @@ export function scError(e: unknown): string {
 export function scv(v: unknown): Node {
   if (v === 'void') return h('span', { class: 'val', title: 'void' }, '()');
   if (v === 'ledger_key_contract_instance') return h('span', { class: 'val sym' }, 'LedgerKeyContractInstance');
+  // a value the host printed itself (a trace's host-function result: "U32(5)")
+  if (typeof v === 'string') return h('span', { class: 'val mono' }, v);
   const [type, x] = arm(v);
   switch (type) {
     case 'bool': return h('span', { class: 'val' }, String(x));

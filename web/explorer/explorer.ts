@@ -66,8 +66,16 @@ stream.onStatus((s) => {
   status.className = `live ${s}`;
 });
 
-const reload = (): void => { void live.start(); route(); };
+/** The live lists, started again a little later while the node cannot answer (it may be restarting). */
+function startLive(retryMs = 1000): void {
+  live.start().catch((e: unknown) => {
+    console.warn(`the live lists could not start (again in ${retryMs / 1000} s):`, e);
+    setTimeout(() => startLive(Math.min(retryMs * 2, 10_000)), retryMs);
+  });
+}
+
+const reload = (): void => { startLive(); route(); };
 window.addEventListener('hashchange', route);
 route();
-live.start().catch((e: unknown) => console.error('the live lists could not start', e));
+startLive();
 void devMethodsServed().then((served) => { if (served) devControls(document.getElementById('dev')!, reload); });

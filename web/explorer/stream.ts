@@ -126,10 +126,12 @@ export class Stream {
       if (typeof msg.result === 'string') {
         sub.serverId = msg.result;
         this.byServerId.set(msg.result, sub);
-      } else if (sub.from) {
-        // the point it resumes from is gone (a revert): from the next ledger on
+      } else if (sub.from === undefined || Object.keys(sub.from).length > 0) {
+        // its start is not (or no longer) stored, e.g. a revert took it back: from the next ledger on
         sub.from = {};
         this.send(sub);
+      } else {
+        console.warn('a subscription was refused:', msg.error);
       }
       return;
     }

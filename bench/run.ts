@@ -42,6 +42,7 @@ import { DEFAULT_SNAPSHOT_OPTIONS, QUICK_SNAPSHOT_OPTIONS, runSnapshotBench } fr
 import { DEFAULT_FAST_FORWARD_OPTIONS, QUICK_FAST_FORWARD_OPTIONS, runFastForwardBench } from './fastForward.ts';
 import { DEFAULT_FORK_OPTIONS, QUICK_FORK_OPTIONS, runForkBench } from './fork.ts';
 import { DEFAULT_ANSWER_ENCODING_OPTIONS, QUICK_ANSWER_ENCODING_OPTIONS, runAnswerEncodingBench } from './answerEncoding.ts';
+import { DEFAULT_EXPLORER_OPTIONS, QUICK_EXPLORER_OPTIONS, runExplorerBench } from './explorer.ts';
 import { fmt, median } from './stats.ts';
 import { spliceSections } from './partialRun.ts';
 
@@ -353,6 +354,12 @@ async function fastForwardSection(): Promise<void> {
   details.push(...r.details);
 }
 
+async function explorerSection(): Promise<void> {
+  const r = await runExplorerBench(QUICK ? QUICK_EXPLORER_OPTIONS : DEFAULT_EXPLORER_OPTIONS, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+
 async function forkSection(): Promise<void> {
   const r = await runForkBench(QUICK ? QUICK_FORK_OPTIONS : DEFAULT_FORK_OPTIONS, log);
   rows.push(...r.rows);
@@ -396,6 +403,7 @@ await section('fork (lazy state from a remote)', [
   'Fork: simulateTransaction (counter increment), first call on B (instance fetched)', 'Fork: simulateTransaction (counter increment), later calls on B (resolved)',
   'Fork: close of a ledger of payments between local accounts (lumen_closeLedgers)', 'Fork: close of a ledger of counter increments (lumen_closeLedgers)',
 ], forkSection);
+await section('explorer first paint', ['Explorer first paint (/explorer, navigation to first contentful paint, fresh browser context)', 'Explorer latest ledgers drawn (navigation to the live list on screen)'], explorerSection);
 const loadAfterMain = loadavg();
 
 // getEvents and queryEvents: their own section after the table (a failure is reported there, not as table rows)

@@ -3,7 +3,8 @@
 // The file is CommonJS, run by bin/runBundle.js as a vm.Script: that keeps a code cache of what
 // start-up compiled, which Node's cache of an ES module cannot (see there).
 // Run by `npm start`, `npm test` and the install; the TypeScript sources stay runnable directly.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { staleGeneratedFiles } from './xdr/generate.ts';
 import { writeLibraryTypes } from './libraryTypes.ts';
@@ -46,6 +47,10 @@ await build({
   outExtension: { '.js': '.cjs' },
   sourcemap: 'linked',
 });
+// the block explorer the node serves at /explorer (src/explorer/routes.ts): the browser code of
+// web/explorer/ as one script and one style sheet, named by a hash of their content (served as
+// immutable), and the page that loads them. `npm start` serves it too, so --cli-only builds it.
+await buildExplorer();
 // lumen-rpc as a library (package.json's exports): src/library/startNetwork.ts in one file for
 // `import` and one for `require` (jest's default), each holding fastify's routes (a test's network
 // starts once, so splitting them off would save nothing); the batch walker's thread is the file
@@ -66,4 +71,23 @@ if (!process.argv.includes('--cli-only')) await Promise.all([
 // the ES module bundle earlier builds made
 rmSync('dist/lumen-rpc.mjs', { force: true });
 rmSync('dist/lumen-rpc.mjs.map', { force: true });
-if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.cjs, dist/webRoutes.cjs, dist/lumen-rpc-batch-walker.cjs and dist/library.{mjs,cjs,d.ts} in ${Math.round(performance.now() - started)} ms`);
+if (!process.argv.includes('--quiet')) console.log(`built dist/lumen-rpc.cjs, dist/webRoutes.cjs, dist/lumen-rpc-batch-walker.cjs, dist/explorer/ and dist/library.{mjs,cjs,d.ts} in ${Math.round(performance.now() - started)} ms`);
+
+async function buildExplorer(): Promise<void> {
+  const out = 'dist/explorer';
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const result = await build({
+    entryPoints: ['web/explorer/explorer.ts', 'web/explorer/explorer.css'],
+    bundle: true, platform: 'browser', format: 'esm', target: ['es2022', 'chrome111', 'firefox115', 'safari16'],
+    minify: true, legalComments: 'none', logLevel: 'warning', metafile: true,
+    outdir: out, entryNames: '[name]-[hash]',
+  });
+  const named = (ext: string): string => {
+    const file = Object.keys(result.metafile.outputs).find((f) => f.endsWith(ext));
+    if (file === undefined) throw new Error(`the explorer's build made no ${ext} file`);
+    return `/explorer/${basename(file)}`;
+  };
+  const page = readFileSync('web/explorer/index.html', 'utf8').replace('%SCRIPT%', named('.js')).replace('%STYLE%', named('.css'));
+  writeFileSync(`${out}/index.html`, page);
+}

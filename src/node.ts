@@ -25,6 +25,7 @@ import { Dispatcher } from './rpc/jsonrpc.ts';
 import { streamMethods } from './rpc/methods/subscribe.ts';
 import { SubscriptionHub } from './stream/subscriptionHub.ts';
 import { SseStreams } from './transport/sseRoutes.ts';
+import { registerExplorerRoutes } from './explorer/routes.ts';
 import { LedgerFeed } from './ingest/ledgerFeed.ts';
 import { printFailedTraces } from './trace/printFailedTraces.ts';
 import { networkIdOf } from './xdr/codec.ts';
@@ -146,7 +147,11 @@ export async function startNode(config: Config, logger: Logger, options: StartOp
   const sse = new SseStreams({ hub, config, metrics: getMetrics(), connections });
   const http = createHttpServer({
     config, dispatcher, logger, metrics: getMetrics(), connections,
-    registerRoutes: (app: FastifyInstance) => { side.registerRoutes(app); sse.register(app); },
+    registerRoutes: (app: FastifyInstance) => {
+      side.registerRoutes(app);
+      sse.register(app);
+      if (config.explorer) registerExplorerRoutes(app);
+    },
   });
   const websockets = attachWebSocketServer({
     server: http.server, rpcPaths: DEFAULT_RPC_PATHS, dispatcher, hub, config, logger, metrics: getMetrics(), connections,

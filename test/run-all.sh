@@ -10,6 +10,7 @@ echo "== system packages"
 bash scripts/install-system-packages.sh
 echo "== type check"
 tsc --noEmit
+tsc --noEmit -p web/explorer   # the explorer's browser code (DOM types)
 echo "== build"
 node scripts/build.ts --quiet
 echo "== node tests"

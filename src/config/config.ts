@@ -27,6 +27,8 @@ export interface Config {
   maxTxSetSize: number;                   // operations per ledger
   transactionQueueLimit: number;          // operations waiting in the queue
   friendbot: boolean;
+  /** Serve the block explorer at /explorer on the JSON-RPC port (src/explorer/, web/explorer/). */
+  explorer: boolean;
   /** Standalone: serve the lumen_* developer methods; auto: only when the endpoint is loopback (transport/devAccess.ts). */
   devMethods: 'auto' | 'true' | 'false';
   /** Comma-separated origins whose pages may call the developer methods, besides loopback ones (rpc/callerPolicy.ts). */
@@ -179,6 +181,7 @@ export const defaultConfig: Config = {
   maxTxSetSize: 10000,
   transactionQueueLimit: 40000,
   friendbot: true,
+  explorer: true,
   devMethods: 'auto',
   devAllowOrigin: '',
   devAllowHost: '',

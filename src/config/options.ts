@@ -43,6 +43,7 @@ export const options: readonly OptionSpec[] = [
   { flag: 'max-tx-set-size', key: 'maxTxSetSize', kind: 'int', help: 'operations per ledger' },
   { flag: 'transaction-queue-limit', key: 'transactionQueueLimit', kind: 'int', help: 'operations waiting in the queue before TRY_AGAIN_LATER' },
   { flag: 'friendbot', key: 'friendbot', kind: 'bool', help: 'serve the faucet at /friendbot' },
+  { flag: 'explorer', key: 'explorer', kind: 'bool', help: 'serve the block explorer (latest ledgers and transactions, transactions, accounts, contracts) at /explorer on the JSON-RPC port; false: /explorer is 404' },
   { flag: 'friendbot-rate-limit-per-client', key: 'friendbotRateLimitPerClient', kind: 'int', help: 'standalone: faucet funding requests per window per client IP address (token bucket), beyond them HTTP 429; 0: no limit' },
   { flag: 'friendbot-rate-limit-total', key: 'friendbotRateLimitTotal', kind: 'int', help: 'standalone: faucet funding requests per window for all clients together (token bucket), beyond them HTTP 429; 0: no limit' },
   { flag: 'friendbot-rate-limit-window', key: 'friendbotRateLimitWindow', kind: 'seconds', help: 'standalone: the faucet rate limits\' window (e.g. 60s, 1h)' },

@@ -39,6 +39,7 @@ describe('the packed package in an empty project', () => {
     tarball = join(folder, packed[0].filename);
     const paths = packed[0].files.map((f) => f.path);
     assert.ok(paths.includes('dist/library.mjs') && paths.includes('dist/library.d.ts') && paths.includes('bin/lumen-rpc.js'), paths.join(', '));
+    assert.ok(paths.includes('dist/explorer/index.html') && paths.some((p) => /^dist\/explorer\/explorer-\w+\.js$/.test(p)), paths.join(', '));
     assert.deepEqual(paths.filter((p) => /^(src|test|bench|scripts|scratch)\//.test(p) || p.endsWith('.map')), []);
     app = join(folder, 'app');
     mkdirSync(app);
@@ -67,6 +68,11 @@ describe('the packed package in an empty project', () => {
       }
       run('npx', ['lumen-rpc', 'dev', 'close-ledgers', '3', '--rpc-url', url], app);
       assert.equal((await rpc(url, 'getLatestLedger')).result.sequence, latest + 3);
+      // the explorer, served from the installed package's files
+      const page = await fetch(`${url}/explorer`);
+      assert.equal(page.status, 200);
+      const script = /src="(\/explorer\/[^"]+\.js)"/.exec(await page.text())?.[1];
+      assert.equal((await fetch(`${url}${script}`)).status, 200, String(script));
     } finally {
       process.kill(-node.pid!, 'SIGTERM');
       await exited;

@@ -1,4 +1,4 @@
-// Every JSON-RPC method this node serves.
+// The JSON-RPC methods every node serves (node.ts adds the streaming and the developer ones).
 import type { Method } from './types.ts';
 import { getEvents } from './getEvents.ts';
 import { getFeeStats } from './getFeeStats.ts';
@@ -31,4 +31,4 @@ const served: Method[] = [
   queryEvents,
 ];
 
-export const methods: Method[] = [...served, rpcDiscover(served)];
+export const methods: Method[] = [...served, rpcDiscover];

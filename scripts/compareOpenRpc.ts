@@ -1,5 +1,6 @@
 // Compares the reference's published OpenRPC document (stellar-docs' static/stellar-rpc.openrpc.json,
-// which this repository does not hold) with ours, built from the method definitions (no server):
+// which this repository does not hold) with ours, built from the method definitions (no server): the
+// document a standalone network answers over HTTP (every node's methods and the developer ones):
 //
 //   npm run compare-openrpc -- path/to/stellar-rpc.openrpc.json   (node scripts/compareOpenRpc.ts ...)
 //
@@ -8,6 +9,7 @@
 // reason) or note. Exit code 1 when any difference is not allowed, 2 on bad usage.
 import { readFileSync } from 'node:fs';
 import { methods } from '../src/rpc/methods/index.ts';
+import { devMethods } from '../src/rpc/methods/dev/index.ts';
 import { compareDocuments, formatComparison } from '../src/rpc/openrpc/compare.ts';
 import { openRpcDocument, type OpenRpcDocument } from '../src/rpc/openrpc/document.ts';
 
@@ -17,7 +19,7 @@ if (!path || process.argv.length > 3) {
   process.exit(2);
 }
 const reference = JSON.parse(readFileSync(path, 'utf8')) as OpenRpcDocument;
-const ours = openRpcDocument(methods, 'local');
+const ours = openRpcDocument([...methods, ...devMethods], 'local');
 const comparison = compareDocuments(reference, ours);
 const names = [...new Set([...reference.methods.map((m) => m.name), ...ours.methods.map((m) => m.name)])];
 console.log(`reference: ${path} (OpenRPC ${reference.openrpc}, version ${reference.info?.version}); ours: ${ours.methods.length} methods`);

@@ -5,7 +5,8 @@
 // when a handler asks for it.
 import type { AnswerBudget } from './answerBudget.ts';
 import type { CallClient } from './answerBacklog.ts';
-import type { MethodCall, StreamConnection } from './methods/types.ts';
+import type { CallerHeaders } from './callerPolicy.ts';
+import type { MethodCall, Serving, StreamConnection } from './methods/types.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
 
 /** How long a call works before it gives the event loop a turn. */
@@ -49,20 +50,34 @@ export class Abandonment {
   }
 }
 
+/** What a call's `serving()` asks: its dispatcher (jsonrpc.ts). */
+export interface ServingSource {
+  servingFor(streaming: boolean, caller: CallerHeaders | undefined): Serving;
+}
+
 /** One method call's limits: its (lazily made) signal, the request's budget, and time slices. */
 export class CallScope implements MethodCall {
   readonly budget: AnswerBudget;
   stream: StreamConnection | undefined;
   readonly client: CallClient | undefined;
+  private readonly source: ServingSource | undefined;
+  private readonly caller: CallerHeaders | undefined;
   private controller: AbortController | undefined;
   private stopReason: unknown;
   private stopped = false;
   private slices: SlicedWork | undefined;
 
-  constructor(budget: AnswerBudget, stream?: StreamConnection, client?: CallClient) {
+  constructor(budget: AnswerBudget, stream?: StreamConnection, client?: CallClient, source?: ServingSource, caller?: CallerHeaders) {
     this.budget = budget;
     this.stream = stream;
     this.client = client;
+    this.source = source;
+    this.caller = caller;
+  }
+
+  serving(): Serving {
+    if (this.source === undefined) throw new Error('a call made outside a dispatcher has no served methods');
+    return this.source.servingFor(this.stream !== undefined, this.caller);
   }
 
   get signal(): AbortSignal {

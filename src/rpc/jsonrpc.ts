@@ -39,11 +39,11 @@ import { MethodGate, TIMED_OUT, processingLimitError, withTimeout } from './limi
 import { AnswerBudget } from './answerBudget.ts';
 import { JsonChunks, RawJson } from './rawJson.ts';
 import { SlicedWork } from '../work/slicedWork.ts';
-import { CALL_SLICE_MS, CallScope, type Abandonment } from './callScope.ts';
+import { CALL_SLICE_MS, CallScope, type Abandonment, type ServingSource } from './callScope.ts';
 import { statusLabelForCode, type Metrics } from './metrics.ts';
 import type { CallerHeaders, CallerPolicy } from './callerPolicy.ts';
 import type { CallClient } from './answerBacklog.ts';
-import type { Method, MethodContext, StreamConnection } from './methods/types.ts';
+import type { Method, MethodContext, Serving, StreamConnection } from './methods/types.ts';
 
 /** Default cap on batch length; see DispatcherOptions.maxBatchSize. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
@@ -203,8 +203,10 @@ function formatDuration(ms: number): string {
   return us / 1_000_000 + 's';
 }
 
-export class Dispatcher {
+export class Dispatcher implements ServingSource {
   private readonly entries = new Map<string, Entry>();
+  /** What is served, by (streaming connection: 1) | (privileged methods refused to the caller: 2). */
+  private readonly servings: Array<Serving | undefined> = [];
   private readonly ctx: MethodContext;
   private readonly logger: Logger | undefined;
   private readonly metrics: Metrics | undefined;
@@ -250,6 +252,37 @@ export class Dispatcher {
 
   /** The method's limiter (tests, diagnostics). */
   gate(method: string): MethodGate | undefined { return this.entries.get(method)?.gate; }
+
+  /**
+   * The methods answered (not refused) on a connection of this kind to this caller, and this
+   * dispatcher's limits: what rpc.discover documents and getVersionInfo lists. Left out: stand-ins
+   * that only refuse (notServed), streamOnly methods off a streaming connection, and privileged
+   * methods for a caller the policy refuses, as call() refuses them. One object per case.
+   */
+  servingFor(streaming: boolean, caller: CallerHeaders | undefined): Serving {
+    const refused = caller !== undefined && this.callerPolicy !== undefined && this.callerPolicy.refusal(caller) !== undefined;
+    const key = (streaming ? 1 : 0) | (refused ? 2 : 0);
+    let serving = this.servings[key];
+    if (serving === undefined) {
+      const served: Method[] = [];
+      for (const { method } of this.entries.values()) {
+        if (method.notServed !== undefined || (method.streamOnly && !streaming) || (method.privileged && refused)) continue;
+        served.push(method);
+      }
+      const entries = this.entries;
+      serving = {
+        methods: served,
+        maxBatchSize: this.maxBatchSize,
+        maxResponseBodyBytes: this.maxResponseBodyBytes,
+        maxDurationSeconds(method: string): number {
+          const ms = entries.get(method)?.gate.maxDurationMs ?? Infinity;
+          return ms === Infinity ? 0 : ms / 1000;
+        },
+      };
+      this.servings[key] = serving;
+    }
+    return serving;
+  }
 
   /**
    * Answers a parsed request body. Returns the response JSON text, or null when nothing is to be
@@ -410,7 +443,7 @@ export class Dispatcher {
         paramsError(entry.method, unknown ?? describeSchemaError(validate.errors)), budget);
     }
 
-    const call = new CallScope(budget, scope.stream, scope.client);
+    const call = new CallScope(budget, scope.stream, scope.client, this, scope.caller);
     const abandonment = scope.abandonment;
     // a request already given up (a batch's later element): the call starts stopped
     if (abandonment?.abandoned) call.stop(abandonment.reason);

@@ -23,6 +23,12 @@ export function queueLimitError(method: string, limit: number): RpcError {
   return new RpcError(ErrorCode.systemError, `rpc queue for ${method} surpassed queue limit of ${limit} requests`);
 }
 
+/**
+ * The deepest array/object nesting of a request body (transport/requestBody.ts): the reference's
+ * decoder, Go's encoding/json, refuses a document nested deeper (its scanner's maxNestingDepth).
+ */
+export const MAX_JSON_DEPTH = 10_000;
+
 /** The reference's REQUEST_EXECUTION_WARNING_THRESHOLD default (not in Config). */
 export const GLOBAL_WARNING_THRESHOLD_MS = 5_000;
 /** The reference's per-method warning threshold is the limit divided by this. */

@@ -5,8 +5,10 @@
 //    turns 1e999 into Infinity and rounds integers past 2^53, so for the ids whose number text would
 //    not survive that, the exact text is recovered with JSON.parse's source-text access.
 
-/** The deepest nesting the reference's decoder accepts. */
-export const MAX_JSON_DEPTH = 10_000;
+import { MAX_JSON_DEPTH } from '../rpc/limits.ts';
+
+/** The deepest nesting the reference's decoder accepts (kept in rpc/limits.ts, where getVersionInfo reads it). */
+export { MAX_JSON_DEPTH };
 
 export interface ParsedBody {
   value: unknown;

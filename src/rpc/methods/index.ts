@@ -1,4 +1,4 @@
-// Every JSON-RPC method this node serves.
+// The JSON-RPC methods every node serves (node.ts adds the streaming and the developer ones).
 import type { Method } from './types.ts';
 import { getEvents } from './getEvents.ts';
 import { getFeeStats } from './getFeeStats.ts';
@@ -35,4 +35,4 @@ const served: Method[] = [
   resourceReport,
 ];
 
-export const methods: Method[] = [...served, rpcDiscover(served)];
+export const methods: Method[] = [...served, rpcDiscover];

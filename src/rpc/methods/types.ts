@@ -69,6 +69,28 @@ export interface MethodCall {
   stream?: StreamConnection;
   /** The client the call came from (HTTP: its source address); absent for calls made in-process. */
   client?: CallClient;
+  /**
+   * What the dispatcher the call came through serves to its caller on its connection (rpc.discover,
+   * getVersionInfo). Throws for a call made in-process, outside any dispatcher.
+   */
+  serving(): Serving;
+}
+
+/**
+ * What one dispatcher serves to one caller on one kind of connection: its methods less those it only
+ * refuses (a developer method where the network is not standalone, subscribe/unsubscribe over HTTP
+ * POST, a privileged method for a caller its CallerPolicy refuses), and the dispatcher's own limits.
+ * The same object for every call alike (rpc.discover builds its document once per object).
+ */
+export interface Serving {
+  /** In the order the dispatcher registered them. */
+  readonly methods: readonly Method[];
+  /** Longest batch accepted. */
+  readonly maxBatchSize: number;
+  /** Bytes of one request's answer (a batch shares them); 0: no limit. */
+  readonly maxResponseBodyBytes: number;
+  /** A served method's time limit in seconds (-32001 past it); 0: none. */
+  maxDurationSeconds(method: string): number;
 }
 
 /** What `subscribe` / `unsubscribe` act on: one streaming connection's subscriptions. */
@@ -144,5 +166,15 @@ export interface Method {
    * (rpc/answerBacklog.ts).
    */
   light?: boolean;
+  /**
+   * Served only over a streaming connection (WebSocket: subscribe, unsubscribe); over HTTP POST the
+   * handler refuses it, and it is not among the methods served there.
+   */
+  streamOnly?: boolean;
+  /**
+   * Registered only to refuse the method, for this reason (the developer methods on a node that does
+   * not serve them): never among the methods served.
+   */
+  notServed?: string;
   handler(params: Record<string, unknown>, ctx: MethodContext, call: MethodCall): unknown | Promise<unknown>;
 }

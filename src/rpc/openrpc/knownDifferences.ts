@@ -2,6 +2,7 @@
 // stellar-rpc.openrpc.json, info.version 27.1.1): our deliberate extensions, and the few places
 // where that document does not say what the reference node actually sends or accepts (we follow
 // the node; the evidence is named). Anything else that differs fails scripts/compareOpenRpc.ts.
+import { devMethods } from '../methods/dev/index.ts';
 
 export type Where = 'method' | 'params' | 'result';
 export type DifferenceKind = 'missing' | 'extra' | 'type' | 'required' | 'enum';
@@ -39,6 +40,18 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     method: 'simulateTransaction', where: 'result', path: 'cost', kind: 'extra', source: 'extension',
     why: 'the legacy cpuInsns/memBytes the reference dropped in 2024; clients ignore it',
   },
+  {
+    method: 'getVersionInfo', where: 'result', path: 'methods', kind: 'extra', source: 'extension',
+    why: 'capability discovery (stellar-rpc#995): the methods served on this connection, as rpc.discover lists them',
+  },
+  {
+    method: 'getVersionInfo', where: 'result', path: 'limits', kind: 'extra', source: 'extension',
+    why: 'capability discovery (stellar-rpc#995): the limits this node enforces, as configured',
+  },
+  // the developer methods, in the document of a standalone network that serves them
+  ...devMethods.map((m): KnownDifference => ({
+    method: m.name, where: 'method', path: '', kind: 'extra', source: 'extension', why: 'developer method (standalone network)',
+  })),
   // ---- the reference's document behind its node ----
   {
     method: 'getLedgerEntries', where: 'result', path: 'entries[].extXdr', kind: 'extra', source: 'reference node',

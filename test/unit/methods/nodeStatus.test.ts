@@ -5,7 +5,7 @@ import { xdr } from '@stellar/stellar-sdk';
 import { getHealth } from '../../../src/rpc/methods/getHealth.ts';
 import { getLatestLedger } from '../../../src/rpc/methods/getLatestLedger.ts';
 import { getNetwork } from '../../../src/rpc/methods/getNetwork.ts';
-import { getVersionInfo } from '../../../src/rpc/methods/getVersionInfo.ts';
+import { Dispatcher } from '../../../src/rpc/jsonrpc.ts';
 import { methods } from '../../../src/rpc/methods/index.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
 import {
@@ -90,12 +90,17 @@ test('getNetwork: passphrase, protocol version, friendbotUrl only when configure
 });
 
 test('getVersionInfo: node facts and protocol version (0 when nothing is stored)', async () => {
-  const result = await call(getVersionInfo, {}, ctx);
+  // through a dispatcher: its methods and limits are what one serves (getVersionInfo.test.ts)
+  const versionInfo = async (c: MethodContext) =>
+    JSON.parse(String(await new Dispatcher({ methods, ctx: c }).handle({ jsonrpc: '2.0', id: 1, method: 'getVersionInfo' }))).result;
+  const { methods: served, limits, ...result } = await versionInfo(ctx);
   assert.deepEqual(result, {
     version: testNode.version, commitHash: testNode.commitHash, buildTimestamp: testNode.buildTimestamp,
     captiveCoreVersion: testNode.captiveCoreVersion, protocolVersion: 26,
   });
-  assert.equal((await call(getVersionInfo, {}, emptyCtx)).protocolVersion, 0);
+  assert.deepEqual(served, methods.map((m) => m.name));
+  assert.equal(typeof limits, 'object');
+  assert.equal((await versionInfo(emptyCtx)).protocolVersion, 0);
 });
 
 test('the method list: the reference\'s twelve methods, its archive node\'s queryEvents, rpc.discover and the read-only lumen_ ones, unique names, object param schemas', () => {

@@ -17,6 +17,12 @@ import { object, optional, xdrList, xdrValue } from '../../../src/rpc/methods/sh
 import { toSnakeCase } from '../../../src/rpc/metrics.ts';
 import { RawJson } from '../../../src/rpc/rawJson.ts';
 import type { MethodContext } from '../../../src/rpc/methods/types.ts';
+import { devMethods } from '../../../src/rpc/methods/dev/index.ts';
+import { streamMethods } from '../../../src/rpc/methods/subscribe.ts';
+import { Dispatcher } from '../../../src/rpc/jsonrpc.ts';
+import { CallScope } from '../../../src/rpc/callScope.ts';
+import { AnswerBudget } from '../../../src/rpc/answerBudget.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
 
 const doc = openRpcDocument(methods, '1.2.3');
 const strictAjv = () => new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
@@ -205,13 +211,30 @@ test('our document against itself: no difference', () => {
 
 test('rpc.discover answers the document of the served methods and itself, built once per version', async () => {
   const discover = methods.find((m) => m.name === 'rpc.discover')!;
-  const ctx = { node: { version: '9.9.9' } } as unknown as MethodContext;
-  const first = await discover.handler({}, ctx, undefined as never);
+  const ctx = { node: { version: '9.9.9' }, config: defaultConfig } as unknown as MethodContext;
+  const dispatcher = new Dispatcher({ methods: [...methods, ...devMethods], ctx });
+  const call = () => new CallScope(new AnswerBudget(0), undefined, undefined, dispatcher);
+  const first = await discover.handler({}, ctx, call());
   assert.ok(first instanceof RawJson);
   const answered = JSON.parse(first.json) as OpenRpcDocument;
-  assert.deepEqual(answered, openRpcDocument(methods, '9.9.9'));
-  assert.equal(await discover.handler({}, ctx, undefined as never), first, 'the same answer again');
+  assert.deepEqual(answered, openRpcDocument([...methods, ...devMethods], '9.9.9'));
+  assert.equal(await discover.handler({}, ctx, call()), first, 'the same answer again');
+  ctx.node.version = '9.9.10';
+  const next = await discover.handler({}, ctx, call());
+  assert.notEqual(next, first, 'built again for another version');
+  assert.equal((JSON.parse((next as RawJson).json) as OpenRpcDocument).info.version, '9.9.10');
   assert.ok(valid(discover.doc!.result.schema, answered), 'it matches its own result schema');
+});
+
+test('the developer and streaming methods, which rpc.discover lists where they are served, are documented as strictly', () => {
+  for (const m of [...devMethods, ...streamMethods]) assert.ok(m.doc?.summary && m.doc.result.schema, `${m.name} has doc.summary and doc.result.schema`);
+  const all = openRpcDocument([...methods, ...streamMethods, ...devMethods], '1.2.3');
+  for (const m of all.methods) {
+    strictAjv().compile(m.result.schema);
+    for (const { path, schema } of objectSchemas(m.result.schema)) {
+      assert.equal(schema.additionalProperties, false, `${m.name} result${path}: additionalProperties false`);
+    }
+  }
 });
 
 test('metric names of rpc.discover: the dot becomes an underscore', () => {

@@ -37,6 +37,7 @@ export function refusedDevMethod(method: DevMethod, reason: string): Method {
   return {
     name: method.name,
     paramsSchema: { type: 'object' },
+    notServed: reason,
     handler() { throw new RpcError(ErrorCode.methodNotFound, 'method not found', `${method.name}: ${reason}`); },
   };
 }

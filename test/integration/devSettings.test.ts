@@ -175,8 +175,8 @@ describe('developer network settings (--limits, lumen_upgradeConfig, base fee an
     assert.equal(h.scpValue.upgrades.length, 1);
     assert.deepEqual(xdr.LedgerUpgrade.schema.decode(h.scpValue.upgrades[0]), upgrade);
 
-    // enforced: a 4,300-byte Wasm is now refused, nothing stored
-    const code = paddedWasm(wasm('counter'), 4_300);
+    // enforced: a 4,800-byte Wasm is now refused, nothing stored
+    const code = paddedWasm(wasm('counter'), 4_800);
     const refused = await tryUpload(t, user, code);
     if (refused.sent) assert.equal(refused.sent.sent.status, 'ERROR');
     else assert.ok(refused.simulationError);

@@ -56,6 +56,11 @@ interface OpenFrame {
 
 /** How many arguments each frame was called with, as the hook saw (fn_call's data alone cannot tell). */
 const argCounts = new WeakMap<TraceFrame, number>();
+/**
+ * The hook's rendering of what a frame returned: its result when no fn_return event gives the value
+ * (the host function root, whose value the operation's result holds).
+ */
+const hostResults = new WeakMap<TraceFrame, string>();
 
 /** The frames the hook saw, nested, with inclusive and exclusive costs; ids depth-first from 0. */
 function framesFromSteps(steps: readonly NativeTraceStep[]): { roots: TraceFrame[]; inOrder: TraceFrame[] } {
@@ -80,7 +85,7 @@ function framesFromSteps(steps: readonly NativeTraceStep[]): { roots: TraceFrame
       const { frame } = open;
       frame.cpuInstructions.inclusive = (step.cpu ?? 0) - open.cpuAtPush;
       frame.memoryBytes.inclusive = (step.mem ?? 0) - open.memAtPush;
-      if (step.ok) frame.resultText = step.result ?? undefined;
+      if (step.ok && step.result) hostResults.set(frame, step.result);
       else { frame.error = step.result ?? 'error'; frame.rolledBack = true; }
     } else if (stack.length) {
       stack[stack.length - 1].frame.storage.push(storageCall(step));
@@ -102,12 +107,6 @@ function markRolledBack(frame: TraceFrame): void {
   for (const c of frame.calls) markRolledBack(c);
 }
 
-declare module './types.ts' {
-  interface TraceFrame {
-    /** The hook's rendering of the returned value; dropped once the fn_return event gives the value. */
-    resultText?: string;
-  }
-}
 
 /** The frame's contract as an address; events and fn_call name contracts by their 32-byte id. */
 interface Placed { frame: TraceFrame; contractId?: string }
@@ -156,7 +155,6 @@ export function invocationTree(steps: readonly NativeTraceStep[], diagnostics: r
         if (at <= 0) continue;
         const { frame } = open[at];
         frame.result = scValJson(body.data);
-        delete frame.resultText;
         open.length = at;
       }
       continue;
@@ -171,8 +169,10 @@ export function invocationTree(steps: readonly NativeTraceStep[], diagnostics: r
     owner?.events.push(event);
   }
   for (const f of inOrder) {
-    if (f.result === undefined && f.resultText !== undefined && !f.rolledBack) f.result = f.resultText;
-    delete f.resultText;
+    // InvokeContract returns what the contract it called returned
+    if (f.kind === 'host_function' && f.calls[0]?.result !== undefined && !f.rolledBack) f.result = f.calls[0].result;
+    const shown = hostResults.get(f);
+    if (f.result === undefined && shown !== undefined && !f.rolledBack) f.result = shown;
   }
   return { root, frames: inOrder, events };
 }

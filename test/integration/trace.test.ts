@@ -325,3 +325,29 @@ describe('--print-traces', () => {
     }
   });
 });
+
+describe('lumen_traceTransaction on a fork', () => {
+  it('B, forked from A, traces the transactions it applied, reading what it fetched from A', async () => {
+    const a = await startContractNode();
+    let b: NodeProcess | undefined;
+    try {
+      const sA = server(a.url);
+      const deployer = await fundedAccount(a.url);
+      const counterId = (await uploadAndDeploy(sA, deployer, 'counter')).contractId;
+      const callerId = (await uploadAndDeploy(sA, deployer, 'caller')).contractId;
+      await invoke(sA, deployer, invokeOp(counterId, 'increment', u32(40)));
+      b = await startContractNode(['--fork-url', a.url]);
+      const sB = server(b.url);
+      const user = await fundedAccount(b.url);
+      const r = await invoke(sB, user, invokeOp(callerId, 'increment_then_try_failing', addr(counterId), u32(2)));
+      assert.equal(r.value, 42, 'the count A left, plus 2');
+      const trace = await traceOf(b, r.hash);
+      assert.deepEqual(trace.reproduced, { result: true, meta: true });
+      const caller = trace.operations[0].invocation!.calls[0];
+      assert.deepEqual(caller.calls.map((c) => [c.function, c.rolledBack]), [['increment', false], ['increment_then_fail', true], ['get', false]]);
+    } finally {
+      await b?.stop();
+      await a.stop();
+    }
+  });
+});

@@ -37,9 +37,13 @@ const COMMONJS: BuildOptions = {
 };
 await build({
   ...COMMONJS,
-  // the others: fastify's routes (loaded at the first request for one) and the thread datastore
-  // batches are walked on (src/sources/datastore/batchWalker.ts)
-  entryPoints: { 'lumen-rpc': 'src/cli/program.ts', webRoutes: 'src/transport/webRoutes.ts', 'lumen-rpc-batch-walker': 'src/sources/datastore/batchWalkWorker.ts' },
+  // the others: fastify's routes (loaded at the first request for one), the thread datastore
+  // batches are walked on (src/sources/datastore/batchWalker.ts) and the one traces run on
+  // (src/trace/traceWorkers.ts)
+  entryPoints: {
+    'lumen-rpc': 'src/cli/program.ts', webRoutes: 'src/transport/webRoutes.ts', 'lumen-rpc-batch-walker': 'src/sources/datastore/batchWalkWorker.ts',
+    'lumen-rpc-trace-worker': 'src/trace/traceWorker.ts',
+  },
   plugins: [webRoutesApart],
   // import() of that file as require(): a vm.Script's own import() is experimental in Node
   supported: { 'dynamic-import': false },

@@ -8,6 +8,7 @@
 import { loadNative, type NativeSorobanApplier } from '../host/native.ts';
 import { encodeLedgerKey, sha256, toHex, type LedgerEntry, type LedgerKey } from '../xdr/codec.ts';
 import { decodeLedgerEntry } from '../xdr/codec.ts';
+import { ledgerKeyOf } from '../xdr/ledgerKeys.ts';
 import { loadSorobanNetworkConfig, type SorobanNetworkConfig } from '../ledger/soroban/networkConfig.ts';
 import type { StoreReader } from '../store/types.ts';
 
@@ -19,6 +20,9 @@ export class TraceAppliers {
   private readonly byConfig = new Map<string, NativeSorobanApplier>();
   private readonly ofConfig = new WeakMap<SorobanNetworkConfig, Map<number, NativeSorobanApplier>>();
   private current: CurrentConfig | undefined;
+  /** Configurations by their entries: the same array (this thread's), or the same bytes (a worker's). */
+  private readonly byEntries = new WeakMap<readonly Uint8Array[], SorobanNetworkConfig>();
+  private readonly byEntryBytes = new Map<string, SorobanNetworkConfig>();
 
   get(configEntries: readonly Uint8Array[], protocol: number): NativeSorobanApplier {
     const id = `${protocol}/${toHex(sha256(...configEntries))}`;
@@ -42,6 +46,27 @@ export class TraceAppliers {
     return applier;
   }
 
+  /** The configuration these ConfigSetting entries make; undefined for none (a network without Soroban). */
+  configOf(entries: readonly Uint8Array[]): SorobanNetworkConfig | undefined {
+    if (entries.length === 0) return undefined;
+    let config = this.byEntries.get(entries);
+    if (config) return config;
+    const id = toHex(sha256(...entries));
+    config = this.byEntryBytes.get(id);
+    if (!config) {
+      const byKey = new Map(entries.map((bytes) => {
+        const entry = decodeLedgerEntry(bytes);
+        return [toHex(encodeLedgerKey(ledgerKeyOf(entry.data))), entry] as const;
+      }));
+      config = loadSorobanNetworkConfig((key) => byKey.get(toHex(encodeLedgerKey(key))));
+      if (!config) return undefined;
+      if (this.byEntryBytes.size >= KEPT) this.byEntryBytes.delete(this.byEntryBytes.keys().next().value!);
+      this.byEntryBytes.set(id, config);
+    }
+    this.byEntries.set(entries, config);
+    return config;
+  }
+
   /**
    * The network configuration at the end of `ledger`; `load` reads an entry as it was then (used
    * when a ConfigSetting was written after it).
@@ -59,6 +84,8 @@ export class TraceAppliers {
       });
       this.current = { latestHash, config, newestWrite };
     }
-    return ledger >= this.current.newestWrite ? this.current.config : loadSorobanNetworkConfig(load);
+    const config = ledger >= this.current.newestWrite ? this.current.config : loadSorobanNetworkConfig(load);
+    if (config) this.byEntries.set(config.entries, config);
+    return config;
   }
 }

@@ -14,7 +14,7 @@ import { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import type { HostRun } from '../ledger/soroban/context.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
 import type { Impersonated } from '../ledger/impersonation.ts';
-import { StateBeforeTransaction } from './stateBeforeTransaction.ts';
+import { StateBeforeTransaction, baseFromStore } from './stateBeforeTransaction.ts';
 import type { TraceAppliers } from './appliers.ts';
 import { transactionTrace } from './transactionTrace.ts';
 import type { TransactionTrace } from './types.ts';
@@ -51,7 +51,7 @@ export function traceSimulation(store: StoreReader, networkId: Uint8Array, sim: 
   const op = tx.operations[0].body.invokeHostFunctionOp;
   const data = xdr.SorobanTransactionData.schema.decode(fromBase64(sim.transactionData));
   const auth = op.auth.length ? op.auth : sim.auth.map((a) => xdr.SorobanAuthorizationEntry.schema.decode(fromBase64(a)));
-  const state = new StateBeforeTransaction(store, 'latest');
+  const state = new StateBeforeTransaction(baseFromStore(store, 'latest'));
   // as assembled: the simulation's resources and auth; the inclusion fee offered, plus the resource fee
   const source: AccountId = muxedToAccountId(tx.sourceAccount);
   const account = state.getEntry(encodeLedgerKey(accountKey(source)));

@@ -8,13 +8,21 @@ import { invalidParams } from '../errors.ts';
 import type { Method } from './types.ts';
 import { goHexDecode } from './shared/go.ts';
 import { networkIdOf } from '../../xdr/codec.ts';
-import { NotTraceable, traceStoredTransaction } from '../../trace/reexecution.ts';
+import { NotTraceable } from '../../trace/reexecution.ts';
+import { TraceWorkers } from '../../trace/traceWorkers.ts';
 import { TraceAppliers } from '../../trace/appliers.ts';
 import type { StoreReader } from '../../store/types.ts';
 import { transactionTraceSchema } from './shared/traceSchema.ts';
 
-/** One set of tracing hosts per store (a node has one; tests may run several in a process). */
+/** One set of tracing hosts, and one trace worker, per store (a node has one; tests may run several in a process). */
 const appliersByStore = new WeakMap<StoreReader, TraceAppliers>();
+const workersByStore = new WeakMap<StoreReader, TraceWorkers>();
+
+function traceWorkersOf(store: StoreReader): TraceWorkers {
+  let workers = workersByStore.get(store);
+  if (!workers) { workers = new TraceWorkers(); workersByStore.set(store, workers); }
+  return workers;
+}
 
 export function traceAppliersOf(store: StoreReader): TraceAppliers {
   let appliers = appliersByStore.get(store);
@@ -50,7 +58,8 @@ export const traceTransaction: Method = {
     // a re-execution is heavy work: it takes a slot shared fairly between clients, as getLedgers does
     return ctx.heavy.run(call, async () => {
       try {
-        return traceStoredTransaction(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
+        // re-executed on a worker thread (the main thread only reads the store for it)
+        return await traceWorkersOf(ctx.store).trace(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
       } catch (e) {
         if (e instanceof NotTraceable) throw invalidParams(e.message);
         throw e;

@@ -1,77 +1,21 @@
-// Stellar addresses (SEP-23 strkeys): base32 of a version byte, the payload and a CRC16-XModem
-// checksum. Enough to tell accounts from contracts, check them, and turn them into key bytes.
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+// Stellar addresses (SEP-23 strkeys) for the page: which kind an address is, its key bytes, and back.
+// The encoding itself is the node's own (src/xdr/runtime/strkey.ts), bundled in.
+import { decodeStrKey, encodeStrKey } from '../../src/xdr/runtime/strkey.ts';
 
 const VERSION = { account: 6 << 3, muxed: 12 << 3, contract: 2 << 3 } as const;
 export type StrkeyKind = keyof typeof VERSION;
 
-function crc16(bytes: Uint8Array): number {
-  let crc = 0;
-  for (const b of bytes) {
-    crc ^= b << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-function base32Decode(text: string): Uint8Array | undefined {
-  const out: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const ch of text) {
-    const v = ALPHABET.indexOf(ch);
-    if (v < 0) return undefined;
-    value = (value << 5) | v;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return new Uint8Array(out);
-}
-
-function base32Encode(bytes: Uint8Array): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
-  return out;
-}
-
 /** The payload of a valid strkey of that kind (32 bytes; 40 for a muxed account), else undefined. */
 export function decodeStrkey(kind: StrkeyKind, text: string): Uint8Array | undefined {
-  const length = kind === 'muxed' ? 69 : 56;
-  if (text.length !== length) return undefined;
-  const raw = base32Decode(text);
-  if (!raw || raw[0] !== VERSION[kind]) return undefined;
-  const body = raw.subarray(0, raw.length - 2);
-  const sum = raw[raw.length - 2] | (raw[raw.length - 1] << 8);
-  if (crc16(body) !== sum) return undefined;
-  // the encoding of those bytes must be the text itself (no stray bits in the last character)
-  if (encodeStrkey(kind, body.subarray(1)) !== text) return undefined;
-  return body.slice(1);
+  try {
+    return decodeStrKey(VERSION[kind], kind === 'muxed' ? 40 : 32, text);
+  } catch {
+    return undefined;
+  }
 }
 
 export function encodeStrkey(kind: StrkeyKind, payload: Uint8Array): string {
-  const body = new Uint8Array(payload.length + 1);
-  body[0] = VERSION[kind];
-  body.set(payload, 1);
-  const sum = crc16(body);
-  const all = new Uint8Array(body.length + 2);
-  all.set(body);
-  all[body.length] = sum & 0xff;
-  all[body.length + 1] = sum >> 8;
-  return base32Encode(all);
+  return encodeStrKey(VERSION[kind], payload);
 }
 
 export function hexToBytes(hex: string): Uint8Array {

@@ -57,11 +57,13 @@ export function incrementTx(contractId: string): Transaction {
 
 /**
  * `total` requests over `clients` concurrent connections (each sends its next request when the
- * previous answer arrives); per-request latency and overall throughput.
+ * previous answer arrives); per-request latency and overall throughput. Several bodies are sent in
+ * turn.
  */
-export async function drive(url: string, body: string, clients: number, total: number,
+export async function drive(url: string, body: string | readonly string[], clients: number, total: number,
   answered: (text: string) => boolean = (text) => text.includes('"result"') && !text.includes('"error"')): Promise<{ p50: number; p99: number; rps: number }> {
-  const conns = Array.from({ length: clients }, () => new RawHttpClient(url, body));
+  const bodies = typeof body === 'string' ? undefined : body;
+  const conns = Array.from({ length: clients }, () => new RawHttpClient(url, bodies ? bodies[0] : body as string));
   const times: number[] = [];
   let next = 0;
   let t0 = 0;
@@ -70,9 +72,9 @@ export async function drive(url: string, body: string, clients: number, total: n
     t0 = performance.now();
     await Promise.all(conns.map(async (c) => {
       while (next < total) {
-        next++;
+        const turn = next++;
         const t = performance.now();
-        const text = await c.send();
+        const text = await c.send(bodies?.[turn % bodies.length]);
         times.push(performance.now() - t);
         // a failed call would be a fast non-measurement
         if (!answered(text)) throw new Error(`request failed: ${text.slice(0, 300)}`);

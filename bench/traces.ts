@@ -16,8 +16,7 @@ import { deployCounter, deployWasm, submitAsRoot } from './counter.ts';
 import { drive } from './simulate.ts';
 import { startServer, type NodeProcess } from './serverProcess.ts';
 import { PASSPHRASE, rootKeypair } from './stellar.ts';
-import { fmt, median, percentile } from './stats.ts';
-import { RawHttpClient } from './rawHttp.ts';
+import { fmt, median } from './stats.ts';
 import { verdict, type Row } from './report.ts';
 import { readLedgerFile, decodeLedger } from '../src/replay/ledgerFiles.ts';
 import { envelopesOf } from '../src/ingest/ledgerToBatch.ts';
@@ -76,14 +75,14 @@ export async function runTraceBench(cfg: TraceBenchConfig, log: (m: string) => v
     // a frame that failed carries "error": only a JSON-RPC error counts as a failed request
     const traced = (t: string) => t.includes('"result":{"hash"') && !t.includes('"error":{"code"');
     const simulated = (t: string) => t.includes('"result":{') && !t.includes('"error":{"code"') && !t.includes('"traceError"') && !t.includes('"error":"');
-    await driveRound(node.url, traceBodies, 1, 20, traced); // warm: the module cache
+    await drive(node.url, traceBodies, 1, 20, traced); // warm: the module cache
     const p50s: number[] = [], p99s: number[] = [], rps1: number[] = [], rps4: number[] = [];
     const simPlain: number[] = [], simTraced: number[] = [];
     const simTx = call('1', times).toXDR();
     for (let r = 0; r < cfg.rounds; r++) {
-      const one = await driveRound(node.url, traceBodies, 1, cfg.sequential, traced);
+      const one = await drive(node.url, traceBodies, 1, cfg.sequential, traced);
       p50s.push(one.p50); p99s.push(one.p99); rps1.push(one.rps);
-      rps4.push((await driveRound(node.url, traceBodies, 4, cfg.concurrent, traced)).rps);
+      rps4.push((await drive(node.url, traceBodies, 4, cfg.concurrent, traced)).rps);
       simPlain.push((await drive(node.url, rpcBody('simulateTransaction', { transaction: simTx }), 1, cfg.simulations, simulated)).p50);
       simTraced.push((await drive(node.url, rpcBody('simulateTransaction', { transaction: simTx, trace: true }), 1, cfg.simulations, simulated)).p50);
     }
@@ -108,26 +107,3 @@ export async function runTraceBench(cfg: TraceBenchConfig, log: (m: string) => v
   }
 }
 
-/** As `drive`, the requests going round `bodies` in turn. */
-async function driveRound(url: string, bodies: readonly string[], clients: number, total: number, answered: (text: string) => boolean):
-  Promise<{ p50: number; p99: number; rps: number }> {
-  const conns = Array.from({ length: clients }, () => new RawHttpClient(url, bodies[0]));
-  const times: number[] = [];
-  let next = 0;
-  try {
-    await Promise.all(conns.map((c) => c.connected));
-    const t0 = performance.now();
-    await Promise.all(conns.map(async (c) => {
-      while (next < total) {
-        const body = bodies[next++ % bodies.length];
-        const t = performance.now();
-        const text = await c.send(body);
-        times.push(performance.now() - t);
-        if (!answered(text)) throw new Error(`request failed: ${text.slice(0, 300)}`);
-      }
-    }));
-    return { p50: percentile(times, 50), p99: percentile(times, 99), rps: times.length / ((performance.now() - t0) / 1000) };
-  } finally {
-    for (const c of conns) c.close();
-  }
-}

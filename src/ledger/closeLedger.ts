@@ -113,18 +113,9 @@ export function* closeLedgerSteps(prev: PreviousLedger, queued: TransactionFrame
   let feePool = prev.header.feePool;
   const fees: Array<{ charged: bigint; changes: xdr.LedgerEntryChangeWire[] }> = [];
   for (const frame of frames) {
-    const ltx = root.nest();
-    const entry = ltx.load(accountKey(frame.feeSourceId));
-    let charged = 0n;
-    if (entry && entry.data.type === 0) {
-      const acc = entry.data.account;
-      const due = chargedFee(frame, ledger.baseFee);
-      charged = due < acc.balance ? due : acc.balance;
-      acc.balance -= charged;
-      ltx.update(entry);
-    }
-    feePool += charged;
-    fees.push({ charged, changes: ltx.commit() });
+    const fee = chargeFee(root, frame, ledger.baseFee);
+    feePool += fee.charged;
+    fees.push(fee);
     yield;
   }
 
@@ -346,6 +337,25 @@ export function applyTransaction(frame: TransactionFrame, root: LedgerTxn, ledge
     },
   };
   return { result, meta, soroban: soroban?.fees, ...(internalError !== undefined ? { internalError } : {}) };
+}
+
+/**
+ * The fee stage for one transaction, committed into `root`: its fee source pays the fee due at
+ * `baseFee`, or all it has if that is less. (A ledger charges every fee before any transaction
+ * applies; a traced simulation charges its one the same way.)
+ */
+export function chargeFee(root: LedgerTxn, frame: TransactionFrame, baseFee: number): { charged: bigint; changes: xdr.LedgerEntryChangeWire[] } {
+  const ltx = root.nest();
+  const entry = ltx.load(accountKey(frame.feeSourceId));
+  let charged = 0n;
+  if (entry && entry.data.type === 0) {
+    const acc = entry.data.account;
+    const due = chargedFee(frame, baseFee);
+    charged = due < acc.balance ? due : acc.balance;
+    acc.balance -= charged;
+    ltx.update(entry);
+  }
+  return { charged, changes: ltx.commit() };
 }
 
 /**

@@ -24,7 +24,7 @@ export class TraceAppliers {
   private readonly byEntries = new WeakMap<readonly Uint8Array[], SorobanNetworkConfig>();
   private readonly byEntryBytes = new Map<string, SorobanNetworkConfig>();
 
-  get(configEntries: readonly Uint8Array[], protocol: number): NativeSorobanApplier {
+  private get(configEntries: readonly Uint8Array[], protocol: number): NativeSorobanApplier {
     const id = `${protocol}/${toHex(sha256(...configEntries))}`;
     let applier = this.byConfig.get(id);
     if (applier) {

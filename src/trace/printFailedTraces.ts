@@ -5,10 +5,10 @@ import type { LedgerListener } from '../ingest/ledgerFeed.ts';
 import type { StoreReader } from '../store/types.ts';
 import { traceStoredTransaction } from './reexecution.ts';
 import { renderTrace } from './renderTrace.ts';
-import { TraceAppliers } from './appliers.ts';
+import { tracingOf } from './tracing.ts';
 
 export function printFailedTraces(store: StoreReader, networkId: Uint8Array, write: (text: string) => void, logger: Logger): LedgerListener {
-  const appliers = new TraceAppliers();
+  const { appliers } = tracingOf(store);
   return (ledgers) => {
     for (const l of ledgers) {
       for (const tx of l.transactions) {

@@ -134,7 +134,7 @@ export function reexecute(input: ReexecutionInput, base: BaseReader, appliers: T
   const difference = sameResult && sameMeta ? null : compareTransaction(applied, { result: target.result, meta: target.meta });
 
   const trace = transactionTrace({ frame, result: applied.result, meta: applied.meta, hostRuns, networkId, ...(host ? { host } : {}) },
-    { hash: toHex(input.hash), ledger: sequence, applicationOrder: index });
+    { hash: toHex(input.hash), ledger: sequence, applicationOrder: index + 1 });
   trace.reproduced = { result: sameResult, meta: sameMeta };
   if (!sameResult || !sameMeta) {
     trace.reproduced.difference = difference ? describeDifference(difference)

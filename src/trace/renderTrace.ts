@@ -22,7 +22,6 @@ export function valueText(v: XdrJson, max = 60): string {
       if (tag === 'vec' && Array.isArray(inner)) return `[${inner.map((x) => valueText(x, 20)).join(', ')}]`;
     }
   }
-  if (v === 'void') return 'void';
   const text = JSON.stringify(v);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

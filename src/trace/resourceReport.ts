@@ -69,10 +69,11 @@ const spread = (values: number[]): Spread => {
   return { min: sorted[0], median, max: sorted[sorted.length - 1] };
 };
 
-function isSorobanInvocation(tx: StoredTransaction): boolean {
+/** The (inner) transaction when it is one InvokeHostFunction, else undefined. */
+function sorobanInvocation(tx: StoredTransaction): xdr.TransactionWire | undefined {
   const env = xdr.TransactionEnvelope.schema.decode(tx.envelope);
   const inner = env.type === 5 ? env.feeBump.tx.innerTx.v1.tx : env.type === 2 ? env.v1.tx : undefined;
-  return inner?.operations.length === 1 && inner.operations[0].body.type === 24;
+  return inner?.operations.length === 1 && inner.operations[0].body.type === 24 ? inner : undefined;
 }
 
 function frames(f: TraceFrame): TraceFrame[] { return [f, ...f.calls.flatMap(frames)]; }
@@ -123,7 +124,8 @@ export async function resourceReport(store: StoreReader, networkId: Uint8Array, 
     const page = store.transactionsFrom(next, 200).filter((t) => t.id < end);
     if (page.length === 0) break;
     for (const tx of page) {
-      if (!isSorobanInvocation(tx)) continue;
+      const inner = sorobanInvocation(tx);
+      if (!inner) continue;
       if (++traced > MAX_REPORTED_TRANSACTIONS) {
         throw new RangeError(`more than ${MAX_REPORTED_TRANSACTIONS} Soroban transactions from ledger ${range.fromLedger} to ${range.toLedger}: ask for a shorter stretch`);
       }
@@ -145,7 +147,7 @@ export async function resourceReport(store: StoreReader, networkId: Uint8Array, 
       // the entry point: the first contract frame, or the host function itself (uploads, deploys)
       const top = root?.calls[0] ?? root;
       const entry = top && top.kind !== 'host_function' ? tally(top.contract ?? '', top.function) : tally('', root?.function ?? 'InvokeHostFunction');
-      const run = traceRunFacts(tx, meta);
+      const run = traceRunFacts(inner, meta);
       const fee = result.feeCharged;
       const rent = rentOf(meta);
       entry.transactions++;
@@ -171,7 +173,7 @@ export async function resourceReport(store: StoreReader, networkId: Uint8Array, 
     eventsSizeBytes: t.eventsBytes, rentCharged: String(t.rent), feeCharged: String(t.fee),
   })).sort((a, b) => a.contract.localeCompare(b.contract) || a.function.localeCompare(b.function));
   return {
-    ...range, transactions: Math.min(traced, MAX_REPORTED_TRANSACTIONS), reproduced,
+    ...range, transactions: traced, reproduced,
     totalFeeCharged: String(totalFee), totalRentCharged: String(totalRent), functions,
   };
 }
@@ -181,12 +183,10 @@ export async function resourceReport(store: StoreReader, networkId: Uint8Array, 
  * sizes it declared for reading (the meta does not repeat what was only read), what its meta shows
  * written, and the events it emitted.
  */
-function traceRunFacts(tx: StoredTransaction, meta: xdr.TransactionMetaWire): {
+function traceRunFacts(inner: xdr.TransactionWire, meta: xdr.TransactionMetaWire): {
   entriesRead: number; bytesRead: number; entriesWritten: number; bytesWritten: number; eventsBytes: number;
 } {
-  const env = xdr.TransactionEnvelope.schema.decode(tx.envelope);
-  const inner = env.type === 5 ? env.feeBump.tx.innerTx.v1.tx : env.type === 2 ? env.v1.tx : undefined;
-  const data = inner?.ext.v === 1 ? inner.ext.sorobanData : undefined;
+  const data = inner.ext.v === 1 ? inner.ext.sorobanData : undefined;
   const footprint = data?.resources.footprint;
   const ops = meta.v === 4 ? meta.v4.operations : meta.v === 3 ? meta.v3.operations : [];
   const written = writesOf(ops.flatMap((o) => o.changes));

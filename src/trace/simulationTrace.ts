@@ -8,8 +8,8 @@
 import { xdr } from '../xdr/xdr.ts';
 import { encodeLedgerKey, muxedToAccountId, toHex, accountKey, type AccountId } from '../xdr/codec.ts';
 import type { StoreReader } from '../store/types.ts';
-import { frameOf, chargedFee } from '../ledger/transactionFrame.ts';
-import { applyTransaction, maxSeqNumsToApply, recordRefund } from '../ledger/closeLedger.ts';
+import { frameOf } from '../ledger/transactionFrame.ts';
+import { applyTransaction, chargeFee, maxSeqNumsToApply, recordRefund } from '../ledger/closeLedger.ts';
 import { LedgerTxn } from '../ledger/ledgerTxn.ts';
 import type { HostRun } from '../ledger/soroban/context.ts';
 import type { LedgerContext } from '../ledger/ops/types.ts';
@@ -74,16 +74,7 @@ export function traceSimulation(store: StoreReader, networkId: Uint8Array, sim: 
 
   const root = new LedgerTxn(state, ledger.ledgerSeq, { idPool: header.idPool });
   // the fee stage, as a close charges it before any transaction applies
-  const feeLtx = root.nest();
-  const payer = feeLtx.load(accountKey(frame.feeSourceId));
-  let charged = 0n;
-  if (payer?.data.type === 0) {
-    const due = chargedFee(frame, ledger.baseFee);
-    charged = due < payer.data.account.balance ? due : payer.data.account.balance;
-    payer.data.account.balance -= charged;
-    feeLtx.update(payer);
-  }
-  feeLtx.commit();
+  const { charged } = chargeFee(root, frame, ledger.baseFee);
   const hostRuns: HostRun[] = [];
   const applied = applyTransaction(frame, root, ledger, charged, maxSeqNumsToApply([frame]), { config, host }, new Uint8Array(32),
     { skipSignatureVerification: true, hostRuns });

@@ -77,11 +77,4 @@ export class TraceWorkers {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
   }
-
-  async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    this.broken = true;
-    if (w) await w.terminate();
-  }
 }

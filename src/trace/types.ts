@@ -135,7 +135,7 @@ export interface HostTotals {
 export interface TransactionTrace {
   hash: string;
   ledger?: number;
-  /** Application order within the ledger, from 0. */
+  /** Position in the ledger's application order, from 1 (as getTransaction's applicationOrder). */
   applicationOrder?: number;
   /** The transaction's result code name (txSUCCESS, txFAILED, …). */
   status: string;

@@ -122,7 +122,7 @@ export const invokeHostFunction: OpHandler<Body> = {
       ...(s.hostRuns ? { trace: true } : {}),
     });
     const diagnostics = out.diagnosticEvents.map((d) => xdr.DiagnosticEvent.schema.decode(d));
-    s.hostRuns?.push({ keys, entries, result: out, diagnostics });
+    s.hostRuns?.push({ result: out, diagnostics });
     s.diagnosticEvents.push(...diagnostics);
     if (out.failure) {
       if (out.failure !== 'resource_limit_exceeded') return failed(INVOKE_HOST_FUNCTION.TRAPPED); // the host's events say why

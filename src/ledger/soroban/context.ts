@@ -69,9 +69,6 @@ export interface SorobanOpContext {
 
 /** One run of the host, as a trace reads it (src/trace/). */
 export interface HostRun {
-  /** The footprint's keys in the order the host got them (read-only, then read-write), and the entries it got. */
-  keys: xdr.LedgerKeyWire[];
-  entries: Array<{ entry?: Uint8Array; liveUntil?: number }>;
   result: InvokeApplyResult;
   /** The run's diagnostic events, decoded (the operation decodes them for the meta anyway). */
   diagnostics: xdr.DiagnosticEventWire[];

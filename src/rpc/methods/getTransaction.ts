@@ -1,10 +1,9 @@
 // getTransaction: one transaction by hash (inner or outer hash of a fee bump). `txHash` echoes the
 // request; close times and `createdAt` are strings. An unknown hash is a result with status
 // NOT_FOUND that still carries the reference's zero-valued detail fields.
-import { invalidParams } from '../errors.ts';
 import { JsonChunks } from '../rawJson.ts';
 import type { Method } from './types.ts';
-import { goHexDecode } from './shared/go.ts';
+import { parseTransactionHash } from './shared/transactionHash.ts';
 import { requireLedgerRange } from './shared/ledgerRange.ts';
 import {
   statusOf, transactionStatusSchema, transactionXdrMembers, withTransactionFields,
@@ -13,14 +12,6 @@ import { parseXdrFormat } from './shared/xdrFormat.ts';
 import {
   described, ledgerSequence, object, uint32, unixTimeString, xdrFormatParam,
 } from './shared/schemas.ts';
-
-function parseHash(hash: string): Uint8Array {
-  const length = Buffer.byteLength(hash, 'utf8');
-  if (Math.floor(length / 2) !== 32) throw invalidParams(`unexpected hash length (${length})`);
-  const decoded = goHexDecode(hash);
-  if (typeof decoded === 'string') throw invalidParams(`incorrect hash: ${decoded}`);
-  return decoded;
-}
 
 export const getTransaction: Method = {
   name: 'getTransaction',
@@ -56,7 +47,7 @@ export const getTransaction: Method = {
   handler(params, ctx) {
     const format = parseXdrFormat(params.xdrFormat);
     const requested = typeof params.hash === 'string' ? params.hash : '';
-    const hash = parseHash(requested);
+    const hash = parseTransactionHash(requested);
 
     // The transaction first, then the range, so that latestLedger >= ledger.
     const tx = ctx.store.transactionByHash(hash);

@@ -10,7 +10,7 @@ import { networkIdOf } from '../../xdr/codec.ts';
 import { MAX_REPORTED_TRANSACTIONS, reportMarkdown, resourceReport as buildReport } from '../../trace/resourceReport.ts';
 import { NotTraceable } from '../../trace/reexecution.ts';
 import { snapshotLedgerOf } from '../../standalone/snapshots.ts';
-import { traceAppliersOf } from './traceTransaction.ts';
+import { tracingOf } from '../../trace/tracing.ts';
 import { arrayOf, object, optional, uint32 } from './shared/schemas.ts';
 import type { JsonSchema } from './types.ts';
 
@@ -67,7 +67,7 @@ export const resourceReport: Method = {
     return ctx.heavy.run(call, async () => {
       try {
         const report = await buildReport(ctx.store, networkIdOf(ctx.config.networkPassphrase), { fromLedger: from, toLedger: to },
-          traceAppliersOf(ctx.store), () => call.checkpoint());
+          tracingOf(ctx.store).appliers, () => call.checkpoint());
         return params.format === 'markdown' ? { report, markdown: reportMarkdown(report) } : { report };
       } catch (e) {
         if (e instanceof RangeError || e instanceof NotTraceable) throw invalidParams(e.message);

@@ -14,7 +14,7 @@ import { xdrFormatParam } from './shared/schemas.ts';
 import type { JsonSchema } from './types.ts';
 import { transactionTraceSchema } from './shared/traceSchema.ts';
 import { traceSimulation } from '../../trace/simulationTrace.ts';
-import { traceAppliersOf } from './traceTransaction.ts';
+import { tracingOf } from '../../trace/tracing.ts';
 import { networkIdOf } from '../../xdr/codec.ts';
 import { RpcError, internalError } from '../errors.ts';
 import { exhaustedError, simulateOnFork } from '../../fork/simulationDiscovery.ts';
@@ -91,7 +91,7 @@ function simulationTraceMembers(ctx: MethodContext, transactionXdr: string, sim:
   try {
     const trace = traceSimulation(ctx.store, networkIdOf(ctx.config.networkPassphrase), {
       transactionXdr, transactionData: sim.transactionData, auth: sim.result.auth, minResourceFee: sim.minResourceFee,
-    }, traceAppliersOf(ctx.store));
+    }, tracingOf(ctx.store).appliers);
     return { trace };
   } catch (e) {
     return { traceError: (e as Error).message };

@@ -6,36 +6,11 @@
 // Read-only, so open to every caller, as simulateTransaction is; heavy work (rpc/heavyWork.ts).
 import { invalidParams } from '../errors.ts';
 import type { Method } from './types.ts';
-import { goHexDecode } from './shared/go.ts';
+import { parseTransactionHash } from './shared/transactionHash.ts';
 import { networkIdOf } from '../../xdr/codec.ts';
 import { NotTraceable } from '../../trace/reexecution.ts';
-import { TraceWorkers } from '../../trace/traceWorkers.ts';
-import { TraceAppliers } from '../../trace/appliers.ts';
-import type { StoreReader } from '../../store/types.ts';
+import { tracingOf } from '../../trace/tracing.ts';
 import { transactionTraceSchema } from './shared/traceSchema.ts';
-
-/** One set of tracing hosts, and one trace worker, per store (a node has one; tests may run several in a process). */
-const appliersByStore = new WeakMap<StoreReader, TraceAppliers>();
-const workersByStore = new WeakMap<StoreReader, TraceWorkers>();
-
-function traceWorkersOf(store: StoreReader): TraceWorkers {
-  let workers = workersByStore.get(store);
-  if (!workers) { workers = new TraceWorkers(); workersByStore.set(store, workers); }
-  return workers;
-}
-
-export function traceAppliersOf(store: StoreReader): TraceAppliers {
-  let appliers = appliersByStore.get(store);
-  if (!appliers) { appliers = new TraceAppliers(); appliersByStore.set(store, appliers); }
-  return appliers;
-}
-
-export function parseTransactionHash(hash: unknown): Uint8Array {
-  if (typeof hash !== 'string' || hash.length !== 64) throw invalidParams('hash must be a transaction hash: 64 hex digits');
-  const decoded = goHexDecode(hash);
-  if (typeof decoded === 'string') throw invalidParams(`incorrect hash: ${decoded}`);
-  return decoded;
-}
 
 export const traceTransaction: Method = {
   name: 'lumen_traceTransaction',
@@ -54,12 +29,13 @@ export const traceTransaction: Method = {
     result: { name: 'TransactionTrace', schema: transactionTraceSchema },
   },
   handler(params, ctx, call) {
-    const hash = parseTransactionHash(params.hash);
+    const hash = parseTransactionHash(params.hash as string); // the schema made it a string
     // a re-execution is heavy work: it takes a slot shared fairly between clients, as getLedgers does
     return ctx.heavy.run(call, async () => {
       try {
         // re-executed on a worker thread (the main thread only reads the store for it)
-        return await traceWorkersOf(ctx.store).trace(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, traceAppliersOf(ctx.store));
+        const { workers, appliers } = tracingOf(ctx.store);
+        return await workers.trace(ctx.store, networkIdOf(ctx.config.networkPassphrase), hash, appliers);
       } catch (e) {
         if (e instanceof NotTraceable) throw invalidParams(e.message);
         throw e;
